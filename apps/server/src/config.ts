@@ -1,0 +1,70 @@
+/**
+ * Every environment variable the server reads, parsed once with zod. Names and defaults are the
+ * ones in ARCHITECTURE.md and the README's table; nothing else reads process.env.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+const ms = z.coerce.number().int().min(0);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  MATRIX_HOMESERVER_URL: z.string().url().optional(),
+  MATRIX_SHARED_SECRET: z.string().optional(),
+  MATRIX_SERVER_NAME: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('openpug <no-reply@openpug.local>'),
+  ADMIN_EMAILS: z.string().default(''),
+  DEV_TOOLS: bool.optional(),
+  ACCEPT_TIMEOUT_MS: ms.default(30_000),
+  PICK_TIMEOUT_MS: ms.default(30_000),
+  BAN_TIMEOUT_MS: ms.default(30_000),
+  SIM_ROUND_MS: ms.default(20_000),
+  RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'DEV_TOOLS' | 'ADMIN_EMAILS'> {
+  PUBLIC_URL: string;
+  DEV_TOOLS: boolean;
+  ADMIN_EMAILS: string[];
+  /** Absolute data directory. */
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset" so `FOO= npm start` behaves like leaving FOO out.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  return {
+    ...e,
+    PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    // Dev tools (outbox, fake identities) never run in production, whatever DEV_TOOLS says.
+    DEV_TOOLS: production ? false : (e.DEV_TOOLS ?? true),
+    ADMIN_EMAILS: e.ADMIN_EMAILS.split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    dataDir: path.resolve(e.DATA_DIR),
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * What every module gets: configuration, the database, tokens, the clock and the real-time hub.
+ * Tests build the same context with their own database and clock.
+ */
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import type { Tokens } from './modules/auth/tokens';
+import type { Realtime } from './realtime/hub';
+
+export interface Clock {
+  now(): number;
+}
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  tokens: Tokens;
+  clock: Clock;
+  realtime: Realtime;
+  /** Web build version, served at /version.json. */
+  version: string;
+}

@@ -1,0 +1,61 @@
+/**
+ * PGlite does not lock its directory, and two processes on one directory silently lose data.
+ * The server therefore holds `$DATA_DIR/openpug.lock` (with its pid) while it runs; a second
+ * start on the same directory refuses. A lock left behind by a killed process is taken over.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly lockPath: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data directory is in use by another openpug process (pid ${pid}, lock ${lockPath}). ` +
+        'Stop that process first, or give this one its own DATA_DIR. ' +
+        'To run several instances on one database, use PostgreSQL (DATABASE_URL).',
+    );
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface DataDirLock {
+  release(): void;
+}
+
+export function lockDataDir(dataDir: string): DataDirLock {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'openpug.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return {
+        release() {
+          try {
+            if (readFileSync(lockPath, 'utf8') === String(process.pid)) rmSync(lockPath);
+          } catch {
+            // already gone
+          }
+        },
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+      if (isAlive(pid) && pid !== process.pid) throw new DataDirLockedError(lockPath, pid);
+      rmSync(lockPath, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new Error(`could not take ${lockPath}`);
+}

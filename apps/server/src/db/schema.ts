@@ -1,0 +1,5 @@
+/**
+ * The one Drizzle schema for PGlite and PostgreSQL. Each feature keeps its tables in its module
+ * (modules/<feature>/schema.ts); this file gathers them for drizzle-kit and the client.
+ */
+export * from '../modules/accounts/schema';

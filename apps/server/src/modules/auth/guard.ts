@@ -1,0 +1,44 @@
+/**
+ * Bearer-token guard. `request.userId` is set for a valid token; routes that need a user add
+ * `preHandler: requireAuth`. An invalid or expired token on such a route is a 401, which the
+ * web answers by logging out (SPEC §8).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { unauthorized } from '../../lib/errors';
+import type { Tokens } from './tokens';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    userId: string | null;
+    /** Set when a bearer token was sent but did not verify. */
+    badToken: boolean;
+  }
+}
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+export function installAuthGuard(app: FastifyInstance, tokens: Tokens): void {
+  app.decorateRequest('userId', null);
+  app.decorateRequest('badToken', false);
+  app.addHook('onRequest', async (request) => {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) return;
+    const claims = await tokens.verify(token);
+    if (claims) request.userId = claims.userId;
+    else request.badToken = true;
+  });
+}
+
+export async function requireAuth(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.userId) throw unauthorized(request.badToken ? 'BAD_TOKEN' : 'UNAUTHORIZED');
+}
+
+/** The authenticated user's id; only valid behind requireAuth. */
+export function currentUserId(request: FastifyRequest): string {
+  if (!request.userId) throw unauthorized();
+  return request.userId;
+}

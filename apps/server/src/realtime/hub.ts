@@ -1,0 +1,200 @@
+/**
+ * Socket.IO on /socket. Owns the `authenticate {key}` → `authenticated` handshake, the per-user
+ * room `private:<userId>`, validated event handlers and typed emit helpers. With REDIS_URL the
+ * Redis adapter fans events out across instances.
+ *
+ * Features register handlers with `on(event, schema, handler)`: the payload is validated with the
+ * shared zod schema; a refusal is answered through the ack callback (or a SOCKET_ERROR event) with
+ * a catalogue key, and the handler never runs.
+ */
+import type { Server as HttpServer } from 'node:http';
+import {
+  type AuthenticatePayload,
+  authenticatePayloadSchema,
+  type ClientToServerEvents,
+  type ErrorKey,
+  type ServerToClientEvents,
+  SOCKET_PATH,
+} from '@openpug/shared';
+import { Server, type Socket } from 'socket.io';
+import type { z } from 'zod';
+import { AppError, keyOfZodIssues } from '../lib/errors';
+import type { Tokens } from '../modules/auth/tokens';
+
+export interface SocketData {
+  userId?: string;
+}
+export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type Emit = ServerToClientEvents;
+
+export type Ack = (reply: { ok: true; data?: unknown } | { ok: false; msg: ErrorKey }) => void;
+
+export const userRoom = (userId: string) => `private:${userId}`;
+
+export interface SocketHandlerOptions {
+  /** Default true: only authenticated sockets may send this event. */
+  auth?: boolean;
+}
+
+export interface Realtime {
+  io: AppServer;
+  /** Registers a validated handler for a client event on every socket. */
+  on<S extends z.ZodType>(
+    event: string,
+    schema: S,
+    handler: (socket: AppSocket, data: z.output<S>) => unknown | Promise<unknown>,
+    options?: SocketHandlerOptions,
+  ): void;
+  toUser<E extends keyof Emit>(userId: string, event: E, ...args: Parameters<Emit[E]>): void;
+  toRoom<E extends keyof Emit>(room: string, event: E, ...args: Parameters<Emit[E]>): void;
+  toAll<E extends keyof Emit>(event: E, ...args: Parameters<Emit[E]>): void;
+  /** Runs after a socket authenticates (presence, rooms to join). */
+  onAuthenticated(fn: (socket: AppSocket, userId: string) => void | Promise<void>): void;
+  /** Runs when an authenticated socket disconnects or logs out. */
+  onSignedOut(fn: (socket: AppSocket, userId: string) => void | Promise<void>): void;
+  /** Number of this user's authenticated sockets across all instances. */
+  socketCount(userId: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface RealtimeOptions {
+  tokens: Tokens;
+  corsOrigin?: string;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realtime {
+  const io: AppServer = new Server(server, {
+    path: SOCKET_PATH,
+    serveClient: false,
+    cors: opts.corsOrigin ? { origin: opts.corsOrigin } : undefined,
+  });
+  const handlers: Array<(socket: AppSocket) => void> = [];
+  const authenticatedHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
+  const signedOutHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
+
+  const runHooks = async (
+    hooks: typeof authenticatedHooks,
+    socket: AppSocket,
+    userId: string,
+  ): Promise<void> => {
+    for (const hook of hooks) {
+      try {
+        await hook(socket, userId);
+      } catch (err) {
+        opts.log.error({ err }, 'socket hook failed');
+      }
+    }
+  };
+
+  const signOut = async (socket: AppSocket) => {
+    const userId = socket.data.userId;
+    if (!userId) return;
+    socket.data.userId = undefined;
+    await socket.leave(userRoom(userId));
+    await runHooks(signedOutHooks, socket, userId);
+  };
+
+  const authenticate = async (socket: AppSocket, payload: AuthenticatePayload) => {
+    const claims = await opts.tokens.verify(payload.key);
+    if (!claims) {
+      socket.emit('unauthorized', { msg: 'BAD_TOKEN' });
+      return;
+    }
+    if (socket.data.userId && socket.data.userId !== claims.userId) await signOut(socket);
+    if (socket.data.userId === claims.userId) {
+      socket.emit('authenticated', { userId: claims.userId });
+      return;
+    }
+    socket.data.userId = claims.userId;
+    await socket.join(userRoom(claims.userId));
+    await runHooks(authenticatedHooks, socket, claims.userId);
+    socket.emit('authenticated', { userId: claims.userId });
+  };
+
+  io.on('connection', (socket) => {
+    socket.on('authenticate', (payload: unknown) => {
+      const parsed = authenticatePayloadSchema.safeParse(payload);
+      if (!parsed.success) {
+        socket.emit('unauthorized', { msg: 'BAD_TOKEN' });
+        return;
+      }
+      authenticate(socket, parsed.data).catch((err) => opts.log.error({ err }, 'authenticate failed'));
+    });
+    socket.on('logout', () => {
+      signOut(socket).catch((err) => opts.log.error({ err }, 'logout failed'));
+    });
+    socket.on('disconnect', () => {
+      signOut(socket).catch((err) => opts.log.error({ err }, 'disconnect failed'));
+    });
+    for (const attach of handlers) attach(socket);
+  });
+
+  return {
+    io,
+    on(event, schema, handler, options = {}) {
+      const needsAuth = options.auth ?? true;
+      handlers.push((socket) => {
+        // Socket.IO passes the ack, if any, as the last argument.
+        (socket as unknown as Socket).on(event, async (...args: unknown[]) => {
+          const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+          const refuse = (msg: ErrorKey) => {
+            if (ack) ack({ ok: false, msg });
+            else (socket as unknown as Socket).emit('SOCKET_ERROR', { event, msg });
+          };
+          if (needsAuth && !socket.data.userId) return refuse('UNAUTHORIZED');
+          const parsed = schema.safeParse(args[0]);
+          if (!parsed.success) return refuse(keyOfZodIssues(parsed.error.issues));
+          try {
+            const data = await handler(socket, parsed.data);
+            ack?.({ ok: true, data });
+          } catch (err) {
+            if (err instanceof AppError) return refuse(err.key);
+            opts.log.error({ err, event }, 'socket handler failed');
+            refuse('ERROR');
+          }
+        });
+      });
+    },
+    toUser(userId, event, ...args) {
+      io.to(userRoom(userId)).emit(event, ...args);
+    },
+    toRoom(room, event, ...args) {
+      io.to(room).emit(event, ...args);
+    },
+    toAll(event, ...args) {
+      io.emit(event, ...args);
+    },
+    onAuthenticated(fn) {
+      authenticatedHooks.push(fn);
+    },
+    onSignedOut(fn) {
+      signedOutHooks.push(fn);
+    },
+    async socketCount(userId) {
+      return (await io.in(userRoom(userId)).fetchSockets()).length;
+    },
+    async close() {
+      // Not io.close(): that would also close the HTTP server, which Fastify owns.
+      io.local.disconnectSockets(true);
+      io.engine.close();
+      await io.of('/').adapter.close?.();
+    },
+  };
+}
+
+/** Attaches the Redis adapter so several instances deliver each other's events. */
+export async function useRedisAdapter(realtime: Realtime, redisUrl: string): Promise<() => Promise<void>> {
+  const [{ createAdapter }, { Redis }] = await Promise.all([
+    import('@socket.io/redis-adapter'),
+    import('ioredis'),
+  ]);
+  const pub = new Redis(redisUrl, { lazyConnect: true });
+  const sub = pub.duplicate();
+  await Promise.all([pub.connect(), sub.connect()]);
+  realtime.io.adapter(createAdapter(pub, sub));
+  return async () => {
+    await Promise.allSettled([pub.quit(), sub.quit()]);
+  };
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * Error catalogue of SPEC §8. Every refused call answers `{ errors: { msg: KEY } }` with one of
+ * these keys; the web shows the text in the user's language.
+ */
+export const ERROR_TEXTS = {
+  en: {
+    '404': '404 Page not found',
+    BAD_TOKEN: 'Bad token',
+    WRONG_PASSWORD: 'Wrong password',
+    USER_DOES_NOT_EXIST: 'User does not exists',
+    PASSWORDS_DONT_MATCH: 'Passwords don´t match',
+    PASSWORD_TOO_SHORT_MIN_5: 'Password too short, minimum 5 characters',
+    BLOCKED_USER: 'Too many failed login attempts, user blocked temporarely',
+    SERVER_TIMEOUT_CONNECTION_ERROR: 'Server is not responding, connection error',
+    EMAIL_IS_NOT_VALID: 'E-mail not valid',
+    IS_EMPTY: 'Empty fields',
+    ERROR: 'Error',
+    MISSING: 'Missing fields',
+    NOT_FOUND_OR_ALREADY_VERIFIED: 'Not found or already verified',
+    NOT_FOUND_OR_ALREADY_USED: 'Not found or already used',
+    NOT_FOUND: 'Not found',
+    UNAUTHORIZED: 'Unauthorized',
+    EMAIL_ALREADY_EXISTS: 'E-mail already exists',
+    STEAM_ALREADY_EXIST: 'An account linked to this game-platform account already exists',
+    ID_MALFORMED: 'ID malformed',
+    ERROR_WITH_FILTER: 'Error with filter',
+    // Keys added by openpug beyond the catalogue (ARCHITECTURE: add keys as needed).
+    INVALID_INPUT: 'Invalid input',
+    MALFORMED_JSON: 'The request body is not valid JSON',
+    PAYLOAD_TOO_LARGE: 'The request is too large',
+    TOO_MANY_REQUESTS: 'Too many requests, please wait a moment',
+    NOT_AUTHENTICATED: 'Please log in first',
+  },
+  de: {
+    '404': '404 Seite nicht gefunden',
+    BAD_TOKEN: 'Ungültiges Token',
+    WRONG_PASSWORD: 'Falsches Passwort',
+    USER_DOES_NOT_EXIST: 'Benutzer existiert nicht',
+    PASSWORDS_DONT_MATCH: 'Passwörter stimmen nicht überein',
+    PASSWORD_TOO_SHORT_MIN_5: 'Passwort zu kurz, mindestens 5 Zeichen',
+    BLOCKED_USER: 'Zu viele fehlgeschlagene Anmeldeversuche, Benutzer vorübergehend gesperrt',
+    SERVER_TIMEOUT_CONNECTION_ERROR: 'Server antwortet nicht, Verbindungsfehler',
+    EMAIL_IS_NOT_VALID: 'E-Mail ungültig',
+    IS_EMPTY: 'Leere Felder',
+    ERROR: 'Fehler',
+    MISSING: 'Fehlende Felder',
+    NOT_FOUND_OR_ALREADY_VERIFIED: 'Nicht gefunden oder bereits bestätigt',
+    NOT_FOUND_OR_ALREADY_USED: 'Nicht gefunden oder bereits verwendet',
+    NOT_FOUND: 'Nicht gefunden',
+    UNAUTHORIZED: 'Nicht berechtigt',
+    EMAIL_ALREADY_EXISTS: 'E-Mail existiert bereits',
+    STEAM_ALREADY_EXIST: 'Ein Konto mit diesem Spieleplattform-Konto existiert bereits',
+    ID_MALFORMED: 'ID fehlerhaft',
+    ERROR_WITH_FILTER: 'Fehler im Filter',
+    INVALID_INPUT: 'Ungültige Eingabe',
+    MALFORMED_JSON: 'Die Anfrage ist kein gültiges JSON',
+    PAYLOAD_TOO_LARGE: 'Die Anfrage ist zu groß',
+    TOO_MANY_REQUESTS: 'Zu viele Anfragen, bitte warte einen Moment',
+    NOT_AUTHENTICATED: 'Bitte melde dich zuerst an',
+  },
+} as const;
+
+export type ErrorKey = keyof (typeof ERROR_TEXTS)['en'];
+export const ERROR_KEYS = Object.keys(ERROR_TEXTS.en) as ErrorKey[];
+export const errorKeySchema = z.enum(ERROR_KEYS as [ErrorKey, ...ErrorKey[]]);
+
+/** Body of every refused HTTP call. */
+export const errorBodySchema = z.object({ errors: z.object({ msg: errorKeySchema }) });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export function errorBody(msg: ErrorKey): ErrorBody {
+  return { errors: { msg } };
+}
+
+/** Client-side validation messages of SPEC §5, keyed by rule. */
+export const VALIDATION_TEXTS = {
+  en: {
+    email: 'Valid email is required',
+    required: 'This field is required',
+    password: 'Password is required',
+    min: 'This field must have no less than {{length}} characters',
+    url: 'Must be a valid URL',
+    confirmed: 'Passwords must match',
+  },
+  de: {
+    email: 'Eine gültige E-Mail ist erforderlich',
+    required: 'Dieses Feld ist erforderlich',
+    password: 'Passwort ist erforderlich',
+    min: 'Dieses Feld muss mindestens {{length}} Zeichen haben',
+    url: 'Muss eine gültige URL sein',
+    confirmed: 'Passwörter müssen übereinstimmen',
+  },
+} as const;
+export type ValidationRule = keyof (typeof VALIDATION_TEXTS)['en'];

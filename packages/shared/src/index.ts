@@ -1,0 +1,5 @@
+export * from './constants';
+export * from './errors';
+export * from './list';
+export * from './socket';
+export * from './version';

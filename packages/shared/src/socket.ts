@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/**
+ * Socket.IO contract (path /socket). Each feature adds its events here so server and web share
+ * one typed map. Payload schemas validate what clients send.
+ */
+export const SOCKET_PATH = '/socket';
+
+export const authenticatePayloadSchema = z.object({ key: z.string().min(1) });
+export type AuthenticatePayload = z.infer<typeof authenticatePayloadSchema>;
+
+export const authenticatedPayloadSchema = z.object({ userId: z.string() });
+
+export interface ServerToClientEvents {
+  authenticated: (payload: { userId: string }) => void;
+  unauthorized: (payload: { msg: string }) => void;
+  PUBLIC_QUEUE_UPDATE: (payload: { count: number }) => void;
+}
+
+export interface ClientToServerEvents {
+  authenticate: (payload: AuthenticatePayload) => void;
+  logout: () => void;
+}
