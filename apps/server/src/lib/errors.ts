@@ -34,7 +34,6 @@ export function keyOfZodIssues(issues: readonly z.core.$ZodIssue[]): ErrorKey {
   if (!first) return 'INVALID_INPUT';
   if (knownKeys.has(first.message)) return first.message as ErrorKey;
   if (first.code === 'invalid_type' && /received undefined/.test(first.message)) return 'MISSING';
-  if (first.code === 'invalid_type' && (first as { input?: unknown }).input === undefined) return 'MISSING';
   return 'INVALID_INPUT';
 }
 
@@ -42,7 +41,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) return reply.status(err.status).send(errorBody(err.key));
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const issues = err.validation.map((v) => v.params.issue as z.core.$ZodIssue);
+      // The provider flattens each zod issue into {keyword: code, message, params: rest}.
+      const issues = err.validation.map(
+        (v) => ({ ...v.params, code: v.keyword, message: v.message ?? '' }) as unknown as z.core.$ZodIssue,
+      );
       return reply.status(422).send(errorBody(keyOfZodIssues(issues)));
     }
     const status = err.statusCode ?? 500;

@@ -1,0 +1,184 @@
+/**
+ * Test harness: a real database (PGlite from the migrated template, or a fresh PostgreSQL
+ * database when TEST_DB=postgres), the real app built by buildApp, and helpers for users and
+ * socket clients. Every test file gets its own database, so files run in parallel safely.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { type Socket as ClientSocket, io as ioClient } from 'socket.io-client';
+import { inject } from 'vitest';
+import { type AppInstance, buildApp } from '../src/app';
+import { type Config, loadConfig } from '../src/config';
+import type { Clock } from '../src/context';
+import { type Database, openPglite, openPostgres } from '../src/db/client';
+import { users } from '../src/db/schema';
+import { createTokens } from '../src/modules/auth/tokens';
+
+export const usingPostgres = () => process.env.TEST_DB === 'postgres';
+
+export interface TestDatabase extends Database {
+  /** Closes and, on PostgreSQL, drops the database. */
+  dispose(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file. */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (usingPostgres()) {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+    const name = `openpug_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const database = openPostgres(url.toString());
+    await database.migrate();
+    return {
+      ...database,
+      async dispose() {
+        await database.close();
+        const c = new pg.Client({ connectionString: adminUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const template = inject('pgliteTemplate');
+  const database = template ? openPglite(undefined, new Blob([readFileSync(template)])) : openPglite();
+  if (!template) await database.migrate();
+  return { ...database, dispose: () => database.close() };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: `/tmp/openpug-test-${process.pid}`,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MIN: '0',
+    SIM_ROUND_MS: '5',
+    ...overrides,
+  });
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(
+  start = Date.UTC(2026, 10, 21, 12),
+): Clock & { advance(ms: number): void; set(t: number): void } {
+  let t = start;
+  return {
+    now: () => t,
+    advance(ms) {
+      t += ms;
+    },
+    set(v) {
+      t = v;
+    },
+  };
+}
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
+
+export interface TestApp {
+  app: AppInstance;
+  database: TestDatabase;
+  /** Base URL once `listen()` was called. */
+  url: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; database?: TestDatabase; webDist?: string } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await openTestDatabase());
+  const clock = options.clock ?? { now: () => Date.now() };
+  const app = await buildApp(
+    {
+      config: testConfig(options.env),
+      database,
+      db: database.db,
+      tokens: createTokens(TEST_JWT_SECRET, () => clock.now()),
+      clock,
+      version: '1.2.3',
+    },
+    { logger: false, webDist: options.webDist ?? '/nonexistent-web-dist' },
+  );
+  const harness: TestApp = {
+    app,
+    database,
+    url: '',
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      harness.url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      return harness.url;
+    },
+    async close() {
+      await app.close();
+      if (!options.database) await database.dispose();
+    },
+  };
+  return harness;
+}
+
+export interface TestUser {
+  id: string;
+  name: string;
+  email: string;
+  token: string;
+}
+
+/** Inserts a user directly (no sign-up flow) and returns a valid session token. */
+export async function createTestUser(
+  app: AppInstance,
+  fields: Partial<typeof users.$inferInsert> = {},
+): Promise<TestUser> {
+  const id = fields.id ?? randomUUID();
+  const short = id.slice(0, 8);
+  const row = {
+    id,
+    email: `player-${short}@example.test`,
+    name: `player-${short}`,
+    verified: true,
+    ...fields,
+  };
+  await app.ctx.db.insert(users).values(row);
+  const { token } = await app.ctx.tokens.sign(id);
+  return { id, name: row.name ?? '', email: row.email ?? '', token };
+}
+
+/** Authorization header for app.inject. */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A socket.io client connected to a listening test app; `authenticate` resolves on `authenticated`. */
+export async function connectSocket(url: string, token?: string): Promise<ClientSocket> {
+  const socket = ioClient(url, { path: '/socket', transports: ['websocket'], forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  if (token) {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('authenticated', () => resolve());
+      socket.once('unauthorized', (e: { msg: string }) => reject(new Error(e.msg)));
+      socket.emit('authenticate', { key: token });
+    });
+  }
+  return socket;
+}
+
+/** Resolves with the next payload of `event`, or rejects after `ms`. */
+export function nextEvent<T = unknown>(socket: ClientSocket, event: string, ms = 5_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${event}`)), ms);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
