@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { EventBus } from './events';
 import { installErrorHandling } from './lib/errors';
 import { installAuthGuard } from './modules/auth/guard';
 import { healthRoutes } from './modules/health/routes';
@@ -27,7 +28,7 @@ export interface BuildOptions {
 export type AppInstance = FastifyInstance & { ctx: AppContext };
 
 export async function buildApp(
-  base: Omit<AppContext, 'realtime'>,
+  base: Omit<AppContext, 'realtime' | 'bus'>,
   options: BuildOptions = {},
 ): Promise<AppInstance> {
   const app = Fastify({
@@ -42,7 +43,7 @@ export async function buildApp(
   installErrorHandling(app);
 
   const realtime = createRealtime(app.server, { tokens: base.tokens, log: app.log });
-  const ctx: AppContext = { ...base, realtime };
+  const ctx: AppContext = { ...base, realtime, bus: new EventBus(app.log) };
   app.decorate('ctx', ctx);
   if (ctx.config.REDIS_URL) {
     const closeRedis = await useRedisAdapter(realtime, ctx.config.REDIS_URL);
@@ -62,7 +63,10 @@ export async function buildApp(
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   installAuthGuard(app, ctx.tokens);
-  await app.register(healthRoutes(ctx));
+  // Feature modules: each is `(ctx) => plugin` registering its routes, socket handlers and bus
+  // handlers. Add new modules to this list.
+  const modules = [healthRoutes];
+  for (const module of modules) await app.register(module(ctx));
 
   await serveWeb(app, options.webDist ?? ctx.config.WEB_DIST ?? defaultWebDist());
   return app as unknown as AppInstance;

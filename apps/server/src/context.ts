@@ -4,6 +4,7 @@
  */
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import type { EventBus } from './events';
 import type { Tokens } from './modules/auth/tokens';
 import type { Realtime } from './realtime/hub';
 
@@ -19,6 +20,8 @@ export interface AppContext {
   tokens: Tokens;
   clock: Clock;
   realtime: Realtime;
+  /** In-process domain events between modules. */
+  bus: EventBus;
   /** Web build version, served at /version.json. */
   version: string;
 }

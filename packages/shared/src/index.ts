@@ -2,4 +2,5 @@ export * from './constants';
 export * from './errors';
 export * from './list';
 export * from './socket';
+export * from './status';
 export * from './version';

@@ -1,6 +1,10 @@
-import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** Accounts: one row per player. Other modules keep their own tables and reference users.id. */
+/**
+ * Accounts: one row per player, with the Profile fields of SPEC §3. Other modules keep their own
+ * tables and reference users.id; the accounts module owns writes to this table (other modules
+ * change a user through its service functions).
+ */
 export const users = pgTable(
   'users',
   {
@@ -13,8 +17,22 @@ export const users = pgTable(
       .default('USER'),
     verified: boolean('verified').notNull().default(false),
     locale: text('locale').notNull().default('en'),
+    avatar: text('avatar'),
+    steamId: text('steam_id').unique(),
+    csgoId: text('csgo_id'),
+    steamUrl: text('steam_url'),
+    teamSpeakId: text('team_speak_id').unique(),
+    phone: text('phone'),
+    whatsAppEnabled: boolean('whats_app_enabled').notNull().default(false),
+    discordId: text('discord_id').unique(),
+    sound: text('sound').notNull().default('retro.mp3'),
+    banner: text('banner').notNull().default('ezpug'),
+    unlockedBanners: jsonb('unlocked_banners').$type<string[]>().notNull().default(['ezpug']),
+    unseenDropsCount: integer('unseen_drops_count').notNull().default(0),
     elo: integer('elo').notNull().default(200),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('users_elo_idx').on(t.elo)],
+  (t) => [index('users_elo_idx').on(t.elo), index('users_name_idx').on(t.name)],
 );
