@@ -27,6 +27,12 @@ export interface BuildOptions {
 
 export type AppInstance = FastifyInstance & { ctx: AppContext };
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
 export async function buildApp(
   base: Omit<AppContext, 'realtime' | 'bus'>,
   options: BuildOptions = {},

@@ -4,7 +4,8 @@
  * web answers by logging out (SPEC §8).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { unauthorized } from '../../lib/errors';
+import { forbidden, unauthorized } from '../../lib/errors';
+import { findUserById } from '../accounts/service';
 import type { Tokens } from './tokens';
 
 declare module 'fastify' {
@@ -41,4 +42,12 @@ export async function requireAuth(request: FastifyRequest, _reply: FastifyReply)
 export function currentUserId(request: FastifyRequest): string {
   if (!request.userId) throw unauthorized();
   return request.userId;
+}
+
+/** Admin-only routes: 401 without a valid token, 403 UNAUTHORIZED for a USER (checked in the database). */
+export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await requireAuth(request, reply);
+  const user = await findUserById(request.server.ctx.db, request.userId!);
+  if (!user) throw unauthorized('BAD_TOKEN');
+  if (user.role !== 'ADMIN') throw forbidden('UNAUTHORIZED');
 }
