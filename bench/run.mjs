@@ -1,0 +1,24 @@
+// `npm run bench`: builds if needed, then runs every benchmark in this folder in turn. Figures go
+// to the console; bench/RESULTS.md records them with the command that made them.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ensureBuilt, ensureInstalled, run } from '../scripts/lib.mjs';
+
+ensureInstalled();
+ensureBuilt();
+const only = process.argv.slice(2);
+const benches = [
+  ['landing-size', ['node', 'bench/landing-size.mjs']],
+  ['startup', ['node', 'bench/startup.mjs']],
+  ['queue', ['node', '--import', 'tsx', 'bench/queue-bench.ts']],
+  ['matrix-latency', ['node', '--import', 'tsx', 'bench/matrix-latency.ts']],
+];
+let failed = 0;
+for (const [name, [cmd, ...args]] of benches) {
+  if (only.length && !only.includes(name)) continue;
+  const script = args[args.length - 1];
+  if (!existsSync(path.resolve(import.meta.dirname, '..', script))) continue;
+  console.log(`\n== ${name}`);
+  if (run(cmd, args) !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
