@@ -52,7 +52,7 @@ export async function buildApp(
   const ctx: AppContext = { ...base, realtime, bus: new EventBus(app.log) };
   app.decorate('ctx', ctx);
   if (ctx.config.REDIS_URL) {
-    const closeRedis = await useRedisAdapter(realtime, ctx.config.REDIS_URL);
+    const closeRedis = await useRedisAdapter(realtime, ctx.config.REDIS_URL, ctx.config.REDIS_PREFIX);
     app.addHook('onClose', closeRedis);
   }
   app.addHook('preClose', async () => {

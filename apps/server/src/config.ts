@@ -18,6 +18,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  /** Channel prefix of the Socket.IO Redis adapter; instances of one deployment share it. */
+  REDIS_PREFIX: z.string().default('openpug'),
   JWT_SECRET: z.string().min(32).optional(),
   MATRIX_HOMESERVER_URL: z.string().url().optional(),
   MATRIX_SHARED_SECRET: z.string().optional(),

@@ -185,7 +185,11 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
 }
 
 /** Attaches the Redis adapter so several instances deliver each other's events. */
-export async function useRedisAdapter(realtime: Realtime, redisUrl: string): Promise<() => Promise<void>> {
+export async function useRedisAdapter(
+  realtime: Realtime,
+  redisUrl: string,
+  key = 'openpug',
+): Promise<() => Promise<void>> {
   const [{ createAdapter }, { Redis }] = await Promise.all([
     import('@socket.io/redis-adapter'),
     import('ioredis'),
@@ -193,7 +197,7 @@ export async function useRedisAdapter(realtime: Realtime, redisUrl: string): Pro
   const pub = new Redis(redisUrl, { lazyConnect: true });
   const sub = pub.duplicate();
   await Promise.all([pub.connect(), sub.connect()]);
-  realtime.io.adapter(createAdapter(pub, sub));
+  realtime.io.adapter(createAdapter(pub, sub, { key }));
   return async () => {
     await Promise.allSettled([pub.quit(), sub.quit()]);
   };
