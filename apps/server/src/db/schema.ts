@@ -3,3 +3,4 @@
  * (modules/<feature>/schema.ts); this file gathers them for drizzle-kit and the client.
  */
 export * from '../modules/accounts/schema';
+export * from '../modules/mail/schema';

@@ -36,3 +36,35 @@ export const users = pgTable(
   },
   (t) => [index('users_elo_idx').on(t.elo), index('users_name_idx').on(t.name)],
 );
+
+/**
+ * One-time links sent by e-mail: e-mail verification (also after an e-mail change) and password
+ * reset. Only the SHA-256 of the secret id is stored; `email` is the address the link was sent to
+ * (a verification only counts while it is still the account's address).
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['verify', 'reset'] }).notNull(),
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('account_tokens_user_idx').on(t.userId)],
+);
+
+/** The pending voice-server link of a user: the code the bot sent (HMAC only), its expiry and tries. */
+export const voiceLinkCodes = pgTable('voice_link_codes', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  teamSpeakId: text('team_speak_id').notNull(),
+  codeHash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
