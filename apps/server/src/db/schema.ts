@@ -4,3 +4,5 @@
  */
 export * from '../modules/accounts/schema';
 export * from '../modules/mail/schema';
+export * from '../modules/friends/schema';
+export * from '../modules/presence/schema';
