@@ -6,3 +6,6 @@ export * from '../modules/accounts/schema';
 export * from '../modules/mail/schema';
 export * from '../modules/friends/schema';
 export * from '../modules/presence/schema';
+export * from '../jobs/schema';
+export * from '../modules/queue/schema';
+export * from '../modules/matches/schema';

@@ -1,0 +1,29 @@
+import { bigint, bigserial, boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+
+/**
+ * The queue: one row per queued player. `seq` is the queue order (kept by players who accepted
+ * a phase that timed out); `phaseId` is set while the player is in an accept phase.
+ */
+export const queueEntries = pgTable(
+  'queue_entries',
+  {
+    userId: text('user_id').primaryKey(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    joinedAt: bigint('joined_at', { mode: 'number' }).notNull(),
+    phaseId: text('phase_id'),
+    accepted: boolean('accepted').notNull().default(false),
+  },
+  (t) => [index('queue_entries_seq_idx').on(t.seq), index('queue_entries_phase_idx').on(t.phaseId)],
+);
+
+/** An accept phase: the ten players asked (in queue order) and how it ended. */
+export const acceptPhases = pgTable('accept_phases', {
+  id: text('id').primaryKey(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  deadline: bigint('deadline', { mode: 'number' }).notNull(),
+  status: text('status', { enum: ['open', 'matched', 'timedout'] })
+    .notNull()
+    .default('open'),
+  playerIds: jsonb('player_ids').$type<string[]>().notNull(),
+  matchId: text('match_id'),
+});
