@@ -4,3 +4,5 @@ export * from './list';
 export * from './socket';
 export * from './status';
 export * from './version';
+export * from './queue';
+export * from './match';

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { listQuerySchema } from './list';
+
+/**
+ * Match room contract (SPEC §2 match page, §7; ARCHITECTURE "Match state shape"). MATCH_STATE and
+ * GET /api/match/:id carry `matchStateSchema`; `server.connect` only reaches participants.
+ */
+export const matchStatuses = ['playerveto', 'mapveto', 'active', 'finished', 'cancelled'] as const;
+export const matchStatusSchema = z.enum(matchStatuses);
+export type MatchStatus = z.infer<typeof matchStatusSchema>;
+/** Statuses of a match that is not over yet. */
+export const LIVE_MATCH_STATUSES = ['playerveto', 'mapveto', 'active'] as const satisfies readonly MatchStatus[];
+
+export const teamKeys = ['teamOne', 'teamTwo'] as const;
+export const teamKeySchema = z.enum(teamKeys);
+export type TeamKey = z.infer<typeof teamKeySchema>;
+
+export const matchPlayerSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  elo: z.number().int(),
+  steamId: z.string().optional(),
+});
+export type MatchPlayer = z.infer<typeof matchPlayerSchema>;
+
+export const mapInfoSchema = z.object({ key: z.string(), name: z.string() });
+export type MapInfo = z.infer<typeof mapInfoSchema>;
+
+export const teamSchema = z.object({
+  name: z.string(),
+  captain: matchPlayerSchema,
+  /** Captain first, then picks in pick order. */
+  players: z.array(matchPlayerSchema),
+});
+
+export const playerStatsSchema = z.object({
+  userId: z.string(),
+  name: z.string(),
+  team: teamKeySchema,
+  kills: z.number().int(),
+  deaths: z.number().int(),
+  assists: z.number().int(),
+  damage: z.number().int(),
+  headshots: z.number().int(),
+  /** Set once the match is finished. */
+  eloBefore: z.number().int().nullable(),
+  eloAfter: z.number().int().nullable(),
+});
+export type PlayerStats = z.infer<typeof playerStatsSchema>;
+
+export const scoreSchema = z.object({ teamOne: z.number().int(), teamTwo: z.number().int() });
+export type Score = z.infer<typeof scoreSchema>;
+
+export const matchServerSchema = z.object({ connect: z.string().optional(), gotv: z.string() });
+
+export const matchStateSchema = z.object({
+  _id: z.string(),
+  status: matchStatusSchema,
+  createdAt: z.number(),
+  teamOne: teamSchema,
+  teamTwo: teamSchema,
+  pool: z.array(matchPlayerSchema),
+  turn: teamKeySchema.nullable(),
+  deadline: z.number().nullable(),
+  mapVeto: z.object({
+    pool: z.array(mapInfoSchema),
+    bans: z.array(z.object({ mapKey: z.string(), team: teamKeySchema })),
+  }),
+  map: mapInfoSchema.nullable(),
+  server: matchServerSchema.nullable(),
+  score: scoreSchema,
+  stats: z.array(playerStatsSchema),
+  winner: z.enum(['teamOne', 'teamTwo', 'draw']).nullable(),
+});
+export type MatchState = z.infer<typeof matchStateSchema>;
+
+// ---- client → server -------------------------------------------------------------------------
+export const matchIdSchema = z.string().min(1, 'MISSING').max(64, 'ID_MALFORMED');
+export const matchRoomPayloadSchema = z.object({ matchId: matchIdSchema });
+export type MatchRoomPayload = z.infer<typeof matchRoomPayloadSchema>;
+
+export const HELP_MESSAGE_MAX = 500;
+export const matchMessageSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('get-state'), data: z.object({ matchId: matchIdSchema }) }),
+  z.object({
+    event: z.literal('pick-player'),
+    data: z.object({ matchId: matchIdSchema, pickedId: z.string().min(1, 'MISSING').max(64, 'ID_MALFORMED') }),
+  }),
+  z.object({
+    event: z.literal('ban-map'),
+    data: z.object({ matchId: matchIdSchema, mapKey: z.string().min(1, 'MISSING').max(64, 'INVALID_MAP') }),
+  }),
+  z.object({
+    event: z.literal('help'),
+    data: z.object({ matchId: matchIdSchema, msg: z.string().trim().min(1, 'IS_EMPTY').max(HELP_MESSAGE_MAX) }),
+  }),
+]);
+export type MatchMessage = z.infer<typeof matchMessageSchema>;
+
+// ---- server → room ---------------------------------------------------------------------------
+export type MatchPickPlayerPayload = { matchId: string; team: TeamKey; player: MatchPlayer; auto: boolean };
+export type MatchBanMapPayload = { matchId: string; team: TeamKey; mapKey: string; auto: boolean };
+export type MatchSetMapPayload = { matchId: string; map: MapInfo };
+export type MatchChangeStatusPayload = { matchId: string; status: MatchStatus };
+export type MatchSetCountdownPayload = { matchId: string; deadline: number | null; turn: TeamKey | null };
+export type MatchServerAvailablePayload = { matchId: string; gotv: string; connect?: string };
+export type MatchScoreUpdatePayload = { matchId: string; score: Score; round: number; stats: PlayerStats[] };
+export type MatchCancelledPayload = { matchId: string; reason: string };
+
+declare module './socket' {
+  interface ServerToClientEvents {
+    MATCH_STATE: (payload: MatchState) => void;
+    MATCH_PICK_PLAYER: (payload: MatchPickPlayerPayload) => void;
+    MATCH_BAN_MAP: (payload: MatchBanMapPayload) => void;
+    MATCH_SET_MAP: (payload: MatchSetMapPayload) => void;
+    MATCH_CHANGE_STATUS: (payload: MatchChangeStatusPayload) => void;
+    MATCH_SET_COUNTDOWN: (payload: MatchSetCountdownPayload) => void;
+    MATCH_SERVER_AVAILABLE: (payload: MatchServerAvailablePayload) => void;
+    MATCH_SCORE_UPDATE: (payload: MatchScoreUpdatePayload) => void;
+    MATCH_CANCELLED: (payload: MatchCancelledPayload) => void;
+  }
+  interface ClientToServerEvents {
+    'join-match': (payload: MatchRoomPayload, ack?: (reply: unknown) => void) => void;
+    'leave-match': (payload: MatchRoomPayload, ack?: (reply: unknown) => void) => void;
+    'match-message': (payload: MatchMessage, ack?: (reply: unknown) => void) => void;
+  }
+}
+
+// ---- REST lists ------------------------------------------------------------------------------
+const teamSummarySchema = z.object({ name: z.string(), captain: matchPlayerSchema, players: z.array(matchPlayerSchema) });
+/** A row of GET /api/match (landing: live and recent matches). */
+export const matchSummarySchema = z.object({
+  _id: z.string(),
+  status: matchStatusSchema,
+  createdAt: z.number(),
+  finishedAt: z.number().nullable(),
+  map: mapInfoSchema.nullable(),
+  score: scoreSchema,
+  winner: z.enum(['teamOne', 'teamTwo', 'draw']).nullable(),
+  teamOne: teamSummarySchema,
+  teamTwo: teamSummarySchema,
+});
+export type MatchSummary = z.infer<typeof matchSummarySchema>;
+
+/** A row of GET /api/match/user/:userId/ — the summary plus that player's line. */
+export const userMatchSchema = matchSummarySchema.extend({
+  player: z.object({
+    team: teamKeySchema.nullable(),
+    victory: z.boolean().nullable(),
+    kills: z.number().int(),
+    deaths: z.number().int(),
+    assists: z.number().int(),
+    eloBefore: z.number().int().nullable(),
+    eloAfter: z.number().int().nullable(),
+  }),
+});
+export type UserMatch = z.infer<typeof userMatchSchema>;
+
+/** `status`: `live` (playerveto|mapveto|active), one status, or all when absent. Newest first. */
+export const matchListQuerySchema = listQuerySchema.extend({
+  status: z.enum(['live', ...matchStatuses]).optional(),
+});
+export type MatchListQuery = z.infer<typeof matchListQuerySchema>;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Queue and accept phase (SPEC §4 "Queue and match", §7 socket events). The client sends
+ * `queue-message {event}`; the server answers with the PUBLIC_/PRIVATE_QUEUE_* events below.
+ */
+export const queueEvents = ['join', 'leave', 'ready'] as const;
+export const queueMessageSchema = z.object({ event: z.enum(queueEvents) });
+export type QueueMessage = z.infer<typeof queueMessageSchema>;
+
+/** One of the ten players of an accept phase. */
+export const queuePlayerSchema = z.object({
+  userId: z.string(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  accepted: z.boolean(),
+});
+export type QueuePlayer = z.infer<typeof queuePlayerSchema>;
+
+/** A player who did not accept in time (PRIVATE_QUEUE_TIMEOUT). */
+export const unreadyProfileSchema = z.object({ userId: z.string(), name: z.string(), avatar: z.string().nullable() });
+export type UnreadyProfile = z.infer<typeof unreadyProfileSchema>;
+
+export const queueReadyPayloadSchema = z.object({
+  players: z.array(queuePlayerSchema),
+  /** Epoch ms at which the accept phase ends. */
+  deadline: z.number(),
+});
+export type QueueReadyPayload = z.infer<typeof queueReadyPayloadSchema>;
+export type QueueReadyUpdatePayload = { players: QueuePlayer[] };
+export type QueueTimeoutPayload = { type: 'timeout'; unreadyProfiles: UnreadyProfile[] };
+export type QueueKickPayload = { type: 'kick' };
+export type QueueMatchPayload = { matchId: string };
+export type MatchStartPayload = { matchId: string };
+export type MatchResultPayload = { victory: boolean; oldElo: number; newElo: number; matchId: string };
+export type AdminHelpPayload = { username: string; msg: string; matchId: string };
+
+/** Ack data of a successful `queue-message`. */
+export const queueAckSchema = z.object({ inQueue: z.boolean(), count: z.number().int() });
+export type QueueAck = z.infer<typeof queueAckSchema>;
+
+/** GET /api/queue: the caller's own queue situation (restores the widget after a reload). */
+export const queueStateSchema = z.object({
+  count: z.number().int(),
+  inQueue: z.boolean(),
+  /** Epoch ms of joining (the widget's elapsed time); null when not queued. */
+  joinedAt: z.number().nullable(),
+  /** The running accept phase the caller is part of, if any. */
+  phase: queueReadyPayloadSchema.nullable(),
+  /** The live match the caller plays in, if any. */
+  matchId: z.string().nullable(),
+});
+export type QueueState = z.infer<typeof queueStateSchema>;
+
+declare module './socket' {
+  interface ServerToClientEvents {
+    PRIVATE_QUEUE_READY: (payload: QueueReadyPayload) => void;
+    PRIVATE_QUEUE_READY_UPDATE: (payload: QueueReadyUpdatePayload) => void;
+    PRIVATE_QUEUE_KICK: (payload: QueueKickPayload) => void;
+    PRIVATE_QUEUE_TIMEOUT: (payload: QueueTimeoutPayload) => void;
+    PRIVATE_QUEUE_MATCH: (payload: QueueMatchPayload) => void;
+    PRIVATE_MATCH_START: (payload: MatchStartPayload) => void;
+    PRIVATE_MATCH_RESULT: (payload: MatchResultPayload) => void;
+    ADMIN_HELP: (payload: AdminHelpPayload) => void;
+  }
+  interface ClientToServerEvents {
+    'queue-message': (payload: QueueMessage, ack?: (reply: unknown) => void) => void;
+  }
+}
