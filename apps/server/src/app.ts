@@ -14,8 +14,13 @@ import {
 import type { AppContext } from './context';
 import { EventBus } from './events';
 import { installErrorHandling } from './lib/errors';
+import { accountsRoutes } from './modules/accounts/routes';
 import { installAuthGuard } from './modules/auth/guard';
+import { devRoutes } from './modules/dev/routes';
 import { healthRoutes } from './modules/health/routes';
+import { createMailer } from './modules/mail/mailer';
+import { steamRoutes } from './modules/steam/routes';
+import { createVoiceServer, voiceModule } from './modules/voice';
 import { createRealtime, useRedisAdapter } from './realtime/hub';
 import { defaultWebDist, serveWeb } from './web';
 
@@ -34,7 +39,7 @@ declare module 'fastify' {
 }
 
 export async function buildApp(
-  base: Omit<AppContext, 'realtime' | 'bus'>,
+  base: Omit<AppContext, 'realtime' | 'bus' | 'mailer' | 'voice'> & Partial<Pick<AppContext, 'mailer' | 'voice'>>,
   options: BuildOptions = {},
 ): Promise<AppInstance> {
   const app = Fastify({
@@ -49,7 +54,13 @@ export async function buildApp(
   installErrorHandling(app);
 
   const realtime = createRealtime(app.server, { tokens: base.tokens, log: app.log });
-  const ctx: AppContext = { ...base, realtime, bus: new EventBus(app.log) };
+  const ctx: AppContext = {
+    ...base,
+    realtime,
+    bus: new EventBus(app.log),
+    mailer: base.mailer ?? createMailer(base.config, base.db, app.log, () => base.clock.now()),
+    voice: base.voice ?? createVoiceServer(base.config, base.db, app.log, () => base.clock.now()),
+  };
   app.decorate('ctx', ctx);
   if (ctx.config.REDIS_URL) {
     const closeRedis = await useRedisAdapter(realtime, ctx.config.REDIS_URL, ctx.config.REDIS_PREFIX);
@@ -71,7 +82,7 @@ export async function buildApp(
   installAuthGuard(app, ctx.tokens);
   // Feature modules: each is `(ctx) => plugin` registering its routes, socket handlers and bus
   // handlers. Add new modules to this list.
-  const modules = [healthRoutes];
+  const modules = [healthRoutes, accountsRoutes, steamRoutes, voiceModule, devRoutes];
   for (const module of modules) await app.register(module(ctx));
 
   await serveWeb(app, options.webDist ?? ctx.config.WEB_DIST ?? defaultWebDist());

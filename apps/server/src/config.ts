@@ -33,6 +33,19 @@ const envSchema = z.object({
   BAN_TIMEOUT_MS: ms.default(30_000),
   SIM_ROUND_MS: ms.default(20_000),
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
+  /** Steam OpenID 2.0 provider. Unset: Steam itself, or the dev identity provider when dev tools are on. */
+  STEAM_OPENID_URL: z.string().url().optional(),
+  /** Steam Web API key: avatar via GetPlayerSummaries (optional). */
+  STEAM_API_KEY: z.string().optional(),
+  STEAM_API_URL: z.string().url().default('https://api.steampowered.com'),
+  /** TeamSpeak ServerQuery: set TEAMSPEAK_HOST to use a real server, else the simulated voice server. */
+  TEAMSPEAK_HOST: z.string().optional(),
+  TEAMSPEAK_QUERY_PORT: z.coerce.number().int().min(1).max(65535).default(10011),
+  TEAMSPEAK_USER: z.string().default('serveradmin'),
+  TEAMSPEAK_PASSWORD: z.string().default(''),
+  TEAMSPEAK_SID: z.coerce.number().int().min(1).default(1),
+  TEAMSPEAK_NICKNAME: z.string().default('openpug'),
+  TEAMSPEAK_KEEPALIVE_MS: ms.default(180_000),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -5,7 +5,9 @@
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { EventBus } from './events';
+import type { Mailer } from './modules/mail/mailer';
 import type { Tokens } from './modules/auth/tokens';
+import type { VoiceServer } from './modules/voice/types';
 import type { Realtime } from './realtime/hub';
 
 export interface Clock {
@@ -22,6 +24,10 @@ export interface AppContext {
   realtime: Realtime;
   /** In-process domain events between modules. */
   bus: EventBus;
+  /** Outgoing e-mail: SMTP (SMTP_URL) or the dev outbox (modules/mail). */
+  mailer: Mailer;
+  /** The voice server: TeamSpeak ServerQuery (TEAMSPEAK_HOST) or the simulator (modules/voice). */
+  voice: VoiceServer;
   /** Web build version, served at /version.json. */
   version: string;
 }

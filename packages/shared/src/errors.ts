@@ -32,6 +32,8 @@ export const ERROR_TEXTS = {
     PAYLOAD_TOO_LARGE: 'The request is too large',
     TOO_MANY_REQUESTS: 'Too many requests, please wait a moment',
     NOT_AUTHENTICATED: 'Please log in first',
+    BANNER_NOT_UNLOCKED: 'This banner is not unlocked yet',
+    TEAMSPEAK_ALREADY_LINKED: 'This TeamSpeak identity is already linked to another account',
     // Queue and match (issue 5).
     VOICE_NOT_LINKED: 'Link your TeamSpeak identity before queueing',
     NAME_REQUIRED: 'Choose a profile name before queueing',
@@ -72,6 +74,8 @@ export const ERROR_TEXTS = {
     PAYLOAD_TOO_LARGE: 'Die Anfrage ist zu groß',
     TOO_MANY_REQUESTS: 'Zu viele Anfragen, bitte warte einen Moment',
     NOT_AUTHENTICATED: 'Bitte melde dich zuerst an',
+    BANNER_NOT_UNLOCKED: 'Dieses Banner ist noch nicht freigeschaltet',
+    TEAMSPEAK_ALREADY_LINKED: 'Diese TeamSpeak-Identität ist bereits mit einem anderen Konto verknüpft',
     VOICE_NOT_LINKED: 'Verknüpfe zuerst deine TeamSpeak-Identität',
     NAME_REQUIRED: 'Wähle zuerst einen Profilnamen',
     ALREADY_IN_QUEUE: 'Du bist bereits in der Warteschlange',

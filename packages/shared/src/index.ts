@@ -6,3 +6,4 @@ export * from './status';
 export * from './version';
 export * from './queue';
 export * from './match';
+export * from './accounts';

@@ -20,3 +20,7 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
     .from(users)
     .where(inArray(users.id, [...ids]));
 }
+
+// Shapes, updates, passwords and lookups of the accounts module (toPublicUser, profileOf,
+// updateUser, isVoiceLinked, createUser …).
+export * from './users';

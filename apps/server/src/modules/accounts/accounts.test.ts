@@ -1,0 +1,549 @@
+/**
+ * Accounts API: sign-up, login (lockout, rate limit), token refresh, verification, password reset,
+ * profile and settings, the private user-update event, admin e-mails, and e-mail over real SMTP.
+ * Every refusal shows its key and that nothing changed in the database.
+ */
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  connectSocket,
+  createTestApp,
+  createTestUser,
+  manualClock,
+  nextEvent,
+  type TestApp,
+} from '../../../test/helpers';
+import { accountTokens, users } from './schema';
+
+const clock = manualClock();
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    clock,
+    env: { PUBLIC_URL: 'https://pug.example', ADMIN_EMAILS: 'boss@example.test' },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const row = async (id: string) => (await t.app.ctx.db.select().from(users).where(eq(users.id, id)))[0];
+const rowByEmail = async (email: string) =>
+  (await t.app.ctx.db.select().from(users).where(eq(users.email, email)))[0];
+const outbox = async (to: string) =>
+  (await t.app.inject({ method: 'GET', url: `/api/dev/outbox?to=${encodeURIComponent(to)}` })).json()
+    .docs as Array<{
+    channel: string;
+    to: string;
+    subject: string;
+    text: string;
+  }>;
+const linkIn = (text: string, kind: 'verify' | 'reset') => {
+  const m = new RegExp(`https://pug\\.example/${kind}/([A-Za-z0-9_-]+)`).exec(text);
+  if (!m) throw new Error(`no ${kind} link in: ${text}`);
+  return m[1];
+};
+const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url, payload, headers });
+const register = (email: string, extra: object = {}, headers: Record<string, string> = {}) =>
+  post('/api/register', { name: 'Alice', email, password: 'secret1', ...extra }, headers);
+
+describe('sign-up', () => {
+  it('creates the account, answers 201 {user, token} and mails a verification link in the browser language', async () => {
+    const res = await register('Alice@Example.test', {}, { 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({
+      token: expect.any(String),
+      expiresAt: clock.now() + 1440 * 60_000,
+      matrix: null,
+      user: {
+        name: 'Alice',
+        email: 'alice@example.test',
+        verified: false,
+        role: 'USER',
+        locale: 'de',
+        sound: 'retro.mp3',
+        banner: 'ezpug',
+        unlockedBanners: ['ezpug'],
+        stats: { elo: 200 },
+        rank: expect.any(Number),
+        steamId: null,
+        teamSpeakId: null,
+        discordId: null,
+        unseenDropsCount: 0,
+        whatsAppEnabled: false,
+      },
+    });
+    expect(body.user).not.toHaveProperty('passwordHash');
+    const stored = await rowByEmail('alice@example.test');
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+    const [mail] = await outbox('alice@example.test');
+    expect(mail).toMatchObject({ channel: 'email', subject: 'Bestätige dein openpug-Konto' });
+    // Only the hash of the link id is stored.
+    const id = linkIn(mail.text, 'verify');
+    const tokens = await t.app.ctx.db.select().from(accountTokens).where(eq(accountTokens.userId, stored.id));
+    expect(tokens.map((x) => x.idHash)).not.toContain(id);
+    // The session token works.
+    const profile = await t.app.inject({ method: 'GET', url: '/api/profile', headers: bearer(body.token) });
+    expect(profile.json()._id).toBe(stored.id);
+  });
+
+  it.each([
+    [{ name: 'B', email: 'not-an-email', password: 'secret1' }, 'EMAIL_IS_NOT_VALID'],
+    [{ name: 'B', email: 'b@example.test', password: '1234' }, 'PASSWORD_TOO_SHORT_MIN_5'],
+    [{ name: '  ', email: 'b@example.test', password: 'secret1' }, 'IS_EMPTY'],
+    [{ email: 'b@example.test', password: 'secret1' }, 'MISSING'],
+    [
+      { name: 'B', email: 'b@example.test', password: 'secret1', confirmPassword: 'other' },
+      'PASSWORDS_DONT_MATCH',
+    ],
+  ])('refuses %j with %s and creates nothing', async (payload, key) => {
+    const res = await post('/api/register', payload);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: { msg: key } });
+    expect(await rowByEmail('b@example.test')).toBeUndefined();
+  });
+
+  it('refuses a taken e-mail (any case) with EMAIL_ALREADY_EXISTS', async () => {
+    await register('taken@example.test');
+    const before = await rowByEmail('taken@example.test');
+    const res = await register('TAKEN@example.test', { name: 'Other' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ errors: { msg: 'EMAIL_ALREADY_EXISTS' } });
+    expect(await rowByEmail('taken@example.test')).toEqual(before);
+  });
+
+  it('gives ADMIN_EMAILS the ADMIN role', async () => {
+    const res = await register('boss@example.test');
+    expect(res.json().user.role).toBe('ADMIN');
+  });
+
+  it('announces user.created', async () => {
+    const seen: string[] = [];
+    t.app.ctx.bus.on('user.created', ({ userId }) => {
+      seen.push(userId);
+    });
+    const res = await register('created@example.test');
+    expect(seen).toContain(res.json().user._id);
+  });
+});
+
+describe('e-mail verification', () => {
+  it('verifies once with the link id, then NOT_FOUND_OR_ALREADY_VERIFIED', async () => {
+    await register('verify@example.test');
+    const id = linkIn((await outbox('verify@example.test'))[0].text, 'verify');
+    const ok = await post('/api/verify', { id });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ verified: true });
+    expect((await rowByEmail('verify@example.test')).verified).toBe(true);
+    const again = await post('/api/verify', { id });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ errors: { msg: 'NOT_FOUND_OR_ALREADY_VERIFIED' } });
+  });
+
+  it('refuses an unknown id and an expired link, changing nothing', async () => {
+    await register('late@example.test');
+    const id = linkIn((await outbox('late@example.test'))[0].text, 'verify');
+    expect((await post('/api/verify', { id: 'nope' })).json()).toEqual({
+      errors: { msg: 'NOT_FOUND_OR_ALREADY_VERIFIED' },
+    });
+    expect((await post('/api/verify', {})).json()).toEqual({ errors: { msg: 'MISSING' } });
+    clock.advance(8 * 24 * 60 * 60_000);
+    try {
+      const res = await post('/api/verify', { id });
+      expect(res.statusCode).toBe(404);
+      expect((await rowByEmail('late@example.test')).verified).toBe(false);
+    } finally {
+      clock.advance(-8 * 24 * 60 * 60_000);
+    }
+  });
+});
+
+describe('login', () => {
+  it('answers {user, token, expiresAt, matrix:null} and the token refreshes', async () => {
+    await register('login@example.test');
+    const res = await post('/api/login', { email: 'LOGIN@example.test', password: 'secret1' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      token: expect.any(String),
+      matrix: null,
+      user: { email: 'login@example.test' },
+    });
+    clock.advance(60_000);
+    const refreshed = await t.app.inject({ method: 'GET', url: '/api/token', headers: bearer(body.token) });
+    expect(refreshed.statusCode).toBe(200);
+    expect(refreshed.json().expiresAt).toBe(clock.now() + 1440 * 60_000);
+    expect(refreshed.json().token).not.toBe(body.token);
+  });
+
+  it('refuses an unknown e-mail with USER_DOES_NOT_EXIST and a wrong password with WRONG_PASSWORD', async () => {
+    await register('wrong@example.test');
+    const unknown = await post('/api/login', { email: 'nobody@example.test', password: 'secret1' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ errors: { msg: 'USER_DOES_NOT_EXIST' } });
+    const wrong = await post('/api/login', { email: 'wrong@example.test', password: 'nope!' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ errors: { msg: 'WRONG_PASSWORD' } });
+    expect((await post('/api/login', { email: 'wrong@example.test' })).json()).toEqual({
+      errors: { msg: 'MISSING' },
+    });
+    expect((await post('/api/login', { email: 'x', password: 'y' })).json()).toEqual({
+      errors: { msg: 'EMAIL_IS_NOT_VALID' },
+    });
+  });
+
+  it('blocks the account for 2 hours after 5 wrong passwords, even for the right one', async () => {
+    await register('lock@example.test');
+    for (let i = 0; i < 4; i++) {
+      expect(
+        (await post('/api/login', { email: 'lock@example.test', password: 'bad-pass' })).json().errors.msg,
+      ).toBe('WRONG_PASSWORD');
+    }
+    const fifth = await post('/api/login', { email: 'lock@example.test', password: 'bad-pass' });
+    expect(fifth.statusCode).toBe(403);
+    expect(fifth.json()).toEqual({ errors: { msg: 'BLOCKED_USER' } });
+    const right = await post('/api/login', { email: 'lock@example.test', password: 'secret1' });
+    expect(right.json()).toEqual({ errors: { msg: 'BLOCKED_USER' } });
+    clock.advance(2 * 60 * 60_000 - 1000);
+    expect((await post('/api/login', { email: 'lock@example.test', password: 'secret1' })).statusCode).toBe(
+      403,
+    );
+    clock.advance(2000);
+    expect((await post('/api/login', { email: 'lock@example.test', password: 'secret1' })).statusCode).toBe(
+      200,
+    );
+    const r = await rowByEmail('lock@example.test');
+    expect(r.failedLogins).toBe(0);
+    expect(r.blockedUntil).toBeNull();
+  });
+
+  it('a successful login resets the failure count', async () => {
+    await register('reset-count@example.test');
+    for (let i = 0; i < 4; i++)
+      await post('/api/login', { email: 'reset-count@example.test', password: 'bad-pass' });
+    await post('/api/login', { email: 'reset-count@example.test', password: 'secret1' });
+    expect((await rowByEmail('reset-count@example.test')).failedLogins).toBe(0);
+  });
+});
+
+describe('tokens', () => {
+  it('every protected call needs a valid token; a token of a deleted user is a 401', async () => {
+    const user = await createTestUser(t.app);
+    for (const [method, url] of [
+      ['GET', '/api/token'],
+      ['GET', '/api/profile'],
+      ['PATCH', '/api/profile'],
+      ['POST', '/api/profile/changePassword'],
+      ['GET', '/api/profile/teamSpeakUsers'],
+      ['POST', '/api/profile/linkTeamSpeak'],
+      ['POST', '/api/profile/teamSpeakCode'],
+      ['POST', '/api/profile/unlinkTeamSpeak'],
+      ['POST', '/api/steam'],
+    ] as const) {
+      const none = await t.app.inject({ method, url, payload: {} });
+      expect(none.statusCode, `${method} ${url}`).toBe(401);
+      const bad = await t.app.inject({ method, url, payload: {}, headers: bearer(`${user.token}x`) });
+      expect(bad.statusCode, `${method} ${url}`).toBe(401);
+      expect(bad.json()).toEqual({ errors: { msg: 'BAD_TOKEN' } });
+    }
+    await t.app.ctx.db.delete(users).where(eq(users.id, user.id));
+    for (const url of ['/api/profile', '/api/token']) {
+      const gone = await t.app.inject({ method: 'GET', url, headers: bearer(user.token) });
+      expect(gone.statusCode).toBe(401);
+    }
+  });
+
+  it('an expired token is a 401', async () => {
+    const user = await createTestUser(t.app);
+    clock.advance(1440 * 60_000 + 1000);
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/token', headers: bearer(user.token) });
+      expect(res.statusCode).toBe(401);
+    } finally {
+      clock.advance(-(1440 * 60_000 + 1000));
+    }
+  });
+});
+
+describe('password reset', () => {
+  it('answers the same for unknown addresses and sends nothing', async () => {
+    const res = await post('/api/forgot', { email: 'ghost@example.test' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ sent: true, email: 'ghost@example.test' });
+    expect(await outbox('ghost@example.test')).toEqual([]);
+    expect((await post('/api/forgot', { email: 'bad' })).json()).toEqual({
+      errors: { msg: 'EMAIL_IS_NOT_VALID' },
+    });
+  });
+
+  it('resets once with the link; the link cannot be used twice; old password stops working', async () => {
+    await register('forgot@example.test', {}, { 'accept-language': 'en' });
+    const res = await post('/api/forgot', { email: 'forgot@example.test' });
+    expect(res.json()).toEqual({ sent: true, email: 'forgot@example.test' });
+    const [mail] = await outbox('forgot@example.test');
+    expect(mail.subject).toBe('Reset your openpug password');
+    const id = linkIn(mail.text, 'reset');
+    const before = await rowByEmail('forgot@example.test');
+
+    const mismatch = await post('/api/reset', { id, password: 'newpass1', confirmPassword: 'other' });
+    expect(mismatch.statusCode).toBe(422);
+    expect(mismatch.json()).toEqual({ errors: { msg: 'PASSWORDS_DONT_MATCH' } });
+    const short = await post('/api/reset', { id, password: 'abc', confirmPassword: 'abc' });
+    expect(short.json()).toEqual({ errors: { msg: 'PASSWORD_TOO_SHORT_MIN_5' } });
+    expect((await rowByEmail('forgot@example.test')).passwordHash).toBe(before.passwordHash);
+
+    const ok = await post('/api/reset', { id, password: 'newpass1', confirmPassword: 'newpass1' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ ok: true });
+    const after = await rowByEmail('forgot@example.test');
+
+    const twice = await post('/api/reset', { id, password: 'third-pass', confirmPassword: 'third-pass' });
+    expect(twice.statusCode).toBe(404);
+    expect(twice.json()).toEqual({ errors: { msg: 'NOT_FOUND_OR_ALREADY_USED' } });
+    expect((await rowByEmail('forgot@example.test')).passwordHash).toBe(after.passwordHash);
+
+    expect((await post('/api/login', { email: 'forgot@example.test', password: 'secret1' })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await post('/api/login', { email: 'forgot@example.test', password: 'newpass1' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('a reset link expires after one hour', async () => {
+    await register('expire@example.test');
+    await post('/api/forgot', { email: 'expire@example.test' });
+    const id = linkIn((await outbox('expire@example.test'))[0].text, 'reset');
+    const before = await rowByEmail('expire@example.test');
+    clock.advance(60 * 60_000 + 1);
+    const res = await post('/api/reset', { id, password: 'newpass1', confirmPassword: 'newpass1' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ errors: { msg: 'NOT_FOUND_OR_ALREADY_USED' } });
+    expect(await rowByEmail('expire@example.test')).toEqual(before);
+  });
+});
+
+describe('profile', () => {
+  it('shows every Profile field with rank by Elo', async () => {
+    const top = await createTestUser(t.app, { elo: 5000 });
+    const second = await createTestUser(t.app, { elo: 4000 });
+    const res = await t.app.inject({ method: 'GET', url: '/api/profile', headers: bearer(second.token) });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json()).sort()).toEqual(
+      [
+        '_id',
+        'avatar',
+        'banner',
+        'csgoId',
+        'discordId',
+        'email',
+        'locale',
+        'name',
+        'phone',
+        'rank',
+        'role',
+        'sound',
+        'stats',
+        'steamId',
+        'steamUrl',
+        'teamSpeakId',
+        'unlockedBanners',
+        'unseenDropsCount',
+        'verified',
+        'whatsAppEnabled',
+      ].sort(),
+    );
+    expect(res.json().rank).toBe(2);
+    const first = await t.app.inject({ method: 'GET', url: '/api/profile', headers: bearer(top.token) });
+    expect(first.json().rank).toBe(1);
+  });
+
+  it('saves name, sound, banner and language, and pushes the changed fields to the own sockets', async () => {
+    const user = await createTestUser(t.app, { unlockedBanners: ['ezpug', 'gold'] });
+    const url = await t.listen();
+    const socket = await connectSocket(url, user.token);
+    const renamed: unknown[] = [];
+    t.app.ctx.bus.on('user.renamed', (p) => {
+      renamed.push(p);
+    });
+    try {
+      const event = nextEvent(socket, 'privateUserUpdate');
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/profile',
+        headers: bearer(user.token),
+        payload: { name: 'Neo', sound: 'beep.mp3', banner: 'gold', locale: 'de' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ name: 'Neo', sound: 'beep.mp3', banner: 'gold', locale: 'de' });
+      expect(await event).toEqual({ name: 'Neo', sound: 'beep.mp3', banner: 'gold', locale: 'de' });
+      expect(renamed).toContainEqual({ userId: user.id, name: 'Neo' });
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('refuses a locked banner, an empty name and unknown fields, changing nothing', async () => {
+    const user = await createTestUser(t.app);
+    const before = await row(user.id);
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: '/api/profile', headers: bearer(user.token), payload });
+    const locked = await patch({ banner: 'gold', name: 'X' });
+    expect(locked.statusCode).toBe(403);
+    expect(locked.json()).toEqual({ errors: { msg: 'BANNER_NOT_UNLOCKED' } });
+    expect((await patch({ name: '' })).json()).toEqual({ errors: { msg: 'IS_EMPTY' } });
+    expect((await patch({ sound: '../../etc/passwd' })).json()).toEqual({ errors: { msg: 'INVALID_INPUT' } });
+    expect((await patch({ role: 'ADMIN' })).statusCode).toBe(422);
+    expect((await patch({ elo: 9999 })).statusCode).toBe(422);
+    expect(await row(user.id)).toEqual(before);
+  });
+
+  it('an e-mail change needs re-verification; a taken e-mail is refused', async () => {
+    const other = await createTestUser(t.app);
+    const user = await createTestUser(t.app, { verified: true, locale: 'de' });
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: '/api/profile', headers: bearer(user.token), payload });
+    const before = await row(user.id);
+    const taken = await patch({ email: other.email.toUpperCase(), name: 'Changed' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toEqual({ errors: { msg: 'EMAIL_ALREADY_EXISTS' } });
+    expect((await patch({ email: 'nope' })).json()).toEqual({ errors: { msg: 'EMAIL_IS_NOT_VALID' } });
+    expect(await row(user.id)).toEqual(before);
+
+    const res = await patch({ email: 'New@Example.test' });
+    expect(res.json()).toMatchObject({ email: 'new@example.test', verified: false });
+    const [mail] = await outbox('new@example.test');
+    expect(mail.subject).toBe('Bestätige deine neue E-Mail-Adresse');
+    const id = linkIn(mail.text, 'verify');
+    expect((await post('/api/verify', { id })).json()).toEqual({ verified: true });
+    expect((await row(user.id)).verified).toBe(true);
+  });
+
+  it('changes the password with the current one; a wrong current password changes nothing', async () => {
+    const reg = (await register('pw@example.test')).json();
+    const change = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/profile/changePassword',
+        headers: bearer(reg.token),
+        payload,
+      });
+    const before = await rowByEmail('pw@example.test');
+    const wrong = await change({ oldPassword: 'nope!', newPassword: 'brandnew' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ errors: { msg: 'WRONG_PASSWORD' } });
+    expect((await change({ oldPassword: 'secret1', newPassword: 'abc' })).json()).toEqual({
+      errors: { msg: 'PASSWORD_TOO_SHORT_MIN_5' },
+    });
+    expect((await change({ oldPassword: 'secret1' })).json()).toEqual({ errors: { msg: 'MISSING' } });
+    expect(await rowByEmail('pw@example.test')).toEqual(before);
+    const ok = await change({ oldPassword: 'secret1', newPassword: 'brandnew' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ ok: true });
+    expect((await post('/api/login', { email: 'pw@example.test', password: 'brandnew' })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 TOO_MANY_REQUESTS after RATE_LIMIT_PER_MIN calls per minute and IP', async () => {
+    const limited = await createTestApp({ clock, env: { RATE_LIMIT_PER_MIN: '3' } });
+    try {
+      const call = () =>
+        limited.app.inject({ method: 'POST', url: '/api/forgot', payload: { email: 'x@example.test' } });
+      for (let i = 0; i < 3; i++) expect((await call()).statusCode).toBe(200);
+      const over = await call();
+      expect(over.statusCode).toBe(429);
+      expect(over.json()).toEqual({ errors: { msg: 'TOO_MANY_REQUESTS' } });
+      // Another bucket is independent; a new minute resets.
+      const login = await limited.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'x@example.test', password: 'whatever' },
+      });
+      expect(login.statusCode).toBe(404);
+      clock.advance(60_000);
+      expect((await call()).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('SMTP', () => {
+  it('sends the verification e-mail through a real SMTP server', async () => {
+    const received: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        let data = '';
+        stream.on('data', (c: Buffer) => {
+          data += c.toString();
+        });
+        stream.on('end', () => {
+          received.push(data);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    const app = await createTestApp({
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        PUBLIC_URL: 'https://pug.example',
+        MAIL_FROM: 'pug <pug@example.test>',
+      },
+    });
+    try {
+      const res = await app.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        payload: { name: 'Smtp', email: 'smtp@example.test', password: 'secret1' },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(received).toHaveLength(1);
+      const raw = received[0].replace(/=\r?\n/g, '');
+      expect(raw).toMatch(/^To: smtp@example\.test/m);
+      expect(raw).toMatch(/^Subject: Verify your openpug account/m);
+      expect(raw).toMatch(/https:\/\/pug\.example\/verify\/[A-Za-z0-9_-]+/);
+      // Nothing lands in the dev outbox when SMTP is configured.
+      const out = await app.app.inject({ method: 'GET', url: '/api/dev/outbox?to=smtp@example.test' });
+      expect(out.json().docs).toEqual([]);
+    } finally {
+      await app.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
+});
+
+describe('dev tools', () => {
+  it('are off in production', async () => {
+    const prod = await createTestApp({ env: { NODE_ENV: 'production', DEV_TOOLS: 'true' } });
+    try {
+      expect((await prod.app.inject({ method: 'GET', url: '/api/dev/outbox' })).statusCode).toBe(404);
+      expect(
+        (await prod.app.inject({ method: 'POST', url: '/api/dev/voice/identities', payload: { name: 'x' } }))
+          .statusCode,
+      ).toBe(404);
+    } finally {
+      await prod.close();
+    }
+  });
+
+  it('the /dev/outbox page lists messages with clickable links', async () => {
+    await register('page@example.test');
+    const res = await t.app.inject({ method: 'GET', url: '/dev/outbox?to=page@example.test' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toMatch(/<a href="https:\/\/pug\.example\/verify\//);
+  });
+});

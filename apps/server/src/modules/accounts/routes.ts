@@ -1,0 +1,493 @@
+/**
+ * Accounts HTTP API (SPEC §4, §7): sign-up, login, token refresh, e-mail verification, password
+ * reset, the own profile and settings, and voice-server (TeamSpeak) linking.
+ *
+ * Status codes of refusals: 400 WRONG_PASSWORD, 403 BLOCKED_USER / BANNER_NOT_UNLOCKED,
+ * 404 USER_DOES_NOT_EXIST / NOT_FOUND_OR_ALREADY_VERIFIED / NOT_FOUND_OR_ALREADY_USED / NOT_FOUND,
+ * 409 EMAIL_ALREADY_EXISTS / TEAMSPEAK_ALREADY_LINKED, 422 validation keys, 429 TOO_MANY_REQUESTS,
+ * 401 only for a missing/invalid token (the web logs out on 401).
+ */
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  changePasswordBodySchema,
+  forgotBodySchema,
+  forgotResponseSchema,
+  linkTeamSpeakBodySchema,
+  loginBodySchema,
+  okResponseSchema,
+  profileSchema,
+  profileUpdateBodySchema,
+  registerBodySchema,
+  resetBodySchema,
+  sessionResponseSchema,
+  successResponseSchema,
+  teamSpeakCodeBodySchema,
+  tokenResponseSchema,
+  VOICE_LINK_CODE_LENGTH,
+  verifyBodySchema,
+  verifyResponseSchema,
+  voiceIdentitySchema,
+} from '@openpug/shared';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { requireAuth } from '../auth/guard';
+import { VoiceIdentityNotConnectedError } from '../voice/types';
+import { accountMail, voiceCodeMessage } from './mails';
+import { consumeOneTimeId, issueOneTimeId, peekOneTimeId, voidOneTimeIds } from './onetime';
+import { rateLimiter } from './rate-limit';
+import { users, voiceLinkCodes } from './schema';
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  hashPassword,
+  localeOf,
+  rankOfElo,
+  toProfile,
+  type UserRow,
+  updateUser,
+  verifyPassword,
+} from './service';
+import { currentUser, isAdminEmail, localeFromHeader, sessionResponse } from './session';
+
+export const MAX_FAILED_LOGINS = 5;
+export const BLOCK_MS = 2 * 60 * 60_000;
+export const VOICE_CODE_TTL_MS = 10 * 60_000;
+export const VOICE_CODE_MAX_ATTEMPTS = 5;
+
+const isUniqueViolation = (err: unknown): boolean => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+// Auth before validation: without a valid token the answer is 401 whatever the body.
+const auth = { preValidation: requireAuth } as const;
+
+export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const limit = (bucket: string) => rateLimiter(ctx, bucket);
+
+  const sendAccountMail = async (
+    kind: 'verify' | 'emailChange' | 'reset',
+    row: UserRow,
+    email: string,
+    log: { error(obj: object, msg: string): void },
+  ) => {
+    const id = await issueOneTimeId(ctx, {
+      userId: row.id,
+      kind: kind === 'reset' ? 'reset' : 'verify',
+      email,
+    });
+    const path = kind === 'reset' ? 'reset' : 'verify';
+    const link = `${ctx.config.PUBLIC_URL}/${path}/${id}`;
+    try {
+      await ctx.mailer.send(accountMail(kind, localeOf(row.locale), link, email, row.id, row.name));
+    } catch (err) {
+      // A mail server hiccup must not undo the sign-up; the user can ask again (forgot / change).
+      log.error({ err, kind }, 'sending account e-mail failed');
+    }
+  };
+
+  const voiceCodeHash = (userId: string, teamSpeakId: string, code: string) =>
+    createHmac('sha256', ctx.tokens.secret).update(`voice:${userId}:${teamSpeakId}:${code}`).digest('hex');
+
+  return async (app) => {
+    app.addHook('onClose', async () => {
+      await ctx.mailer.close();
+    });
+
+    // --- Sign-up, login, token ---
+
+    app.post(
+      '/api/register',
+      {
+        onRequest: limit('register'),
+        schema: {
+          tags: ['accounts'],
+          summary: 'Sign up with name, e-mail and password; sends the verification e-mail',
+          body: registerBodySchema,
+          response: { 201: sessionResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        if (await findUserByEmail(ctx.db, body.email)) throw conflict('EMAIL_ALREADY_EXISTS');
+        const passwordHash = await hashPassword(body.password);
+        let row: UserRow;
+        try {
+          row = await createUser(ctx, {
+            email: body.email,
+            name: body.name,
+            passwordHash,
+            locale: body.locale ?? localeFromHeader(request.headers['accept-language']),
+            role: isAdminEmail(ctx, body.email) ? 'ADMIN' : 'USER',
+          });
+        } catch (err) {
+          if (isUniqueViolation(err)) throw conflict('EMAIL_ALREADY_EXISTS');
+          throw err;
+        }
+        await sendAccountMail('verify', row, body.email, request.log);
+        return reply.status(201).send(await sessionResponse(ctx, row));
+      },
+    );
+
+    app.post(
+      '/api/login',
+      {
+        onRequest: limit('login'),
+        schema: {
+          tags: ['accounts'],
+          summary: 'Log in with e-mail and password (5 failures block the account for 2 hours)',
+          body: loginBodySchema,
+          response: { 200: sessionResponseSchema },
+        },
+      },
+      async (request) => {
+        const { email, password } = request.body;
+        const row = await findUserByEmail(ctx.db, email);
+        if (!row) throw notFound('USER_DOES_NOT_EXIST');
+        const now = ctx.clock.now();
+        if (row.blockedUntil && row.blockedUntil.getTime() > now) throw forbidden('BLOCKED_USER');
+        if (!(await verifyPassword(row.passwordHash, password))) {
+          const [counted] = await ctx.db
+            .update(users)
+            .set({ failedLogins: sql`${users.failedLogins} + 1` })
+            .where(eq(users.id, row.id))
+            .returning({ failedLogins: users.failedLogins });
+          if ((counted?.failedLogins ?? 0) >= MAX_FAILED_LOGINS) {
+            await ctx.db
+              .update(users)
+              .set({ failedLogins: 0, blockedUntil: new Date(now + BLOCK_MS) })
+              .where(eq(users.id, row.id));
+            throw forbidden('BLOCKED_USER');
+          }
+          throw badRequest('WRONG_PASSWORD');
+        }
+        const patch: Partial<UserRow> = {};
+        if (row.failedLogins !== 0 || row.blockedUntil)
+          Object.assign(patch, { failedLogins: 0, blockedUntil: null });
+        if (isAdminEmail(ctx, row.email) && row.role !== 'ADMIN') patch.role = 'ADMIN';
+        const current = Object.keys(patch).length ? ((await updateUser(ctx, row.id, patch)) ?? row) : row;
+        return sessionResponse(ctx, current);
+      },
+    );
+
+    app.get(
+      '/api/token',
+      {
+        ...auth,
+        schema: {
+          tags: ['accounts'],
+          summary: 'A fresh session token (valid 1440 minutes)',
+          response: { 200: tokenResponseSchema },
+        },
+      },
+      async (request) => {
+        const row = await currentUser(ctx, request);
+        return ctx.tokens.sign(row.id);
+      },
+    );
+
+    // --- Verification and password reset ---
+
+    app.post(
+      '/api/verify',
+      {
+        onRequest: limit('verify'),
+        schema: {
+          tags: ['accounts'],
+          summary: 'Verify the e-mail address with the id from the verification link',
+          body: verifyBodySchema,
+          response: { 200: verifyResponseSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.body;
+        const token = await peekOneTimeId(ctx, id, 'verify');
+        const row = token ? await findUserById(ctx.db, token.userId) : null;
+        // The link only counts for the address it was sent to, while that is still the account's.
+        if (!token || !row || row.verified || row.email !== token.email)
+          throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
+        if (!(await consumeOneTimeId(ctx, id, 'verify'))) throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
+        await updateUser(ctx, row.id, { verified: true });
+        return { verified: true };
+      },
+    );
+
+    app.post(
+      '/api/forgot',
+      {
+        onRequest: limit('forgot'),
+        schema: {
+          tags: ['accounts'],
+          summary: 'Send a password-reset link (same answer whether or not the account exists)',
+          body: forgotBodySchema,
+          response: { 200: forgotResponseSchema },
+        },
+      },
+      async (request) => {
+        const { email } = request.body;
+        const row = await findUserByEmail(ctx.db, email);
+        if (row?.email) await sendAccountMail('reset', row, row.email, request.log);
+        return { sent: true as const, email };
+      },
+    );
+
+    app.post(
+      '/api/reset',
+      {
+        onRequest: limit('reset'),
+        schema: {
+          tags: ['accounts'],
+          summary: 'Set a new password with the id from the reset link (single use, 1 hour)',
+          body: resetBodySchema,
+          response: { 200: okResponseSchema },
+        },
+      },
+      async (request) => {
+        const { id, password } = request.body;
+        if (!(await peekOneTimeId(ctx, id, 'reset'))) throw notFound('NOT_FOUND_OR_ALREADY_USED');
+        const passwordHash = await hashPassword(password);
+        const token = await consumeOneTimeId(ctx, id, 'reset');
+        if (!token) throw notFound('NOT_FOUND_OR_ALREADY_USED');
+        const row = await updateUser(ctx, token.userId, {
+          passwordHash,
+          failedLogins: 0,
+          blockedUntil: null,
+        });
+        if (!row) throw notFound('NOT_FOUND_OR_ALREADY_USED');
+        await voidOneTimeIds(ctx, row.id, 'reset');
+        return { ok: true as const };
+      },
+    );
+
+    // --- Profile ---
+
+    app.get(
+      '/api/profile',
+      {
+        ...auth,
+        schema: { tags: ['profile'], summary: 'The own profile', response: { 200: profileSchema } },
+      },
+      async (request) => {
+        const row = await currentUser(ctx, request);
+        return toProfile(row, await rankOfElo(ctx.db, row.elo));
+      },
+    );
+
+    app.patch(
+      '/api/profile',
+      {
+        ...auth,
+        schema: {
+          tags: ['profile'],
+          summary: 'Change name, e-mail (re-verification), sound, banner (only unlocked) or language',
+          body: profileUpdateBodySchema,
+          response: { 200: profileSchema },
+        },
+      },
+      async (request) => {
+        const row = await currentUser(ctx, request);
+        const body = request.body;
+        const patch: Partial<UserRow> = {};
+        if (body.banner !== undefined && body.banner !== row.banner) {
+          if (!row.unlockedBanners.includes(body.banner)) throw forbidden('BANNER_NOT_UNLOCKED');
+          patch.banner = body.banner;
+        }
+        const emailChanged = body.email !== undefined && body.email !== row.email;
+        if (emailChanged && body.email) {
+          const other = await findUserByEmail(ctx.db, body.email);
+          if (other && other.id !== row.id) throw conflict('EMAIL_ALREADY_EXISTS');
+          patch.email = body.email;
+          patch.verified = false;
+        }
+        if (body.name !== undefined) patch.name = body.name;
+        if (body.sound !== undefined) patch.sound = body.sound;
+        if (body.locale !== undefined) patch.locale = body.locale;
+        let updated: UserRow | null;
+        try {
+          updated = await updateUser(ctx, row.id, patch);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw conflict('EMAIL_ALREADY_EXISTS');
+          throw err;
+        }
+        if (!updated) throw notFound('USER_DOES_NOT_EXIST');
+        if (emailChanged && updated.email)
+          await sendAccountMail('emailChange', updated, updated.email, request.log);
+        return toProfile(updated, await rankOfElo(ctx.db, updated.elo));
+      },
+    );
+
+    app.post(
+      '/api/profile/changePassword',
+      {
+        ...auth,
+        onRequest: limit('password'),
+        schema: {
+          tags: ['profile'],
+          summary: 'Change the password (needs the current one)',
+          body: changePasswordBodySchema,
+          response: { 200: okResponseSchema },
+        },
+      },
+      async (request) => {
+        const row = await currentUser(ctx, request);
+        if (!(await verifyPassword(row.passwordHash, request.body.oldPassword)))
+          throw badRequest('WRONG_PASSWORD');
+        await updateUser(ctx, row.id, { passwordHash: await hashPassword(request.body.newPassword) });
+        return { ok: true as const };
+      },
+    );
+
+    // --- Voice server (TeamSpeak) linking ---
+
+    app.get(
+      '/api/profile/teamSpeakUsers',
+      {
+        ...auth,
+        schema: {
+          tags: ['profile'],
+          summary: 'Connected voice identities that no account has linked yet',
+          response: { 200: z.array(voiceIdentitySchema) },
+        },
+      },
+      async (request) => {
+        await currentUser(ctx, request);
+        const connected = await ctx.voice.listClients();
+        if (connected.length === 0) return [];
+        const linked = await ctx.db
+          .select({ id: users.teamSpeakId })
+          .from(users)
+          .where(
+            inArray(
+              users.teamSpeakId,
+              connected.map((c) => c.id),
+            ),
+          );
+        const taken = new Set(linked.map((l) => l.id));
+        return connected.filter((c) => !taken.has(c.id));
+      },
+    );
+
+    app.post(
+      '/api/profile/linkTeamSpeak',
+      {
+        ...auth,
+        onRequest: limit('voiceLink'),
+        schema: {
+          tags: ['profile'],
+          summary: 'The voice bot sends a 4-digit code to this identity (valid 10 minutes)',
+          body: linkTeamSpeakBodySchema,
+          response: { 200: successResponseSchema },
+        },
+      },
+      async (request) => {
+        const row = await currentUser(ctx, request);
+        const { teamSpeakId } = request.body;
+        if (!(await ctx.voice.isConnected(teamSpeakId))) throw notFound('NOT_FOUND');
+        const [owner] = await ctx.db
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.teamSpeakId, teamSpeakId));
+        if (owner && owner.id !== row.id) throw conflict('TEAMSPEAK_ALREADY_LINKED');
+        const code = String(randomInt(0, 10 ** VOICE_LINK_CODE_LENGTH)).padStart(VOICE_LINK_CODE_LENGTH, '0');
+        const values = {
+          userId: row.id,
+          teamSpeakId,
+          codeHash: voiceCodeHash(row.id, teamSpeakId, code),
+          attempts: 0,
+          expiresAt: new Date(ctx.clock.now() + VOICE_CODE_TTL_MS),
+        };
+        try {
+          await ctx.voice.sendPrivateMessage(teamSpeakId, voiceCodeMessage(localeOf(row.locale), code));
+        } catch (err) {
+          if (err instanceof VoiceIdentityNotConnectedError) throw notFound('NOT_FOUND');
+          request.log.error({ err }, 'voice bot message failed');
+          throw new AppError(503, 'SERVER_TIMEOUT_CONNECTION_ERROR');
+        }
+        await ctx.db
+          .insert(voiceLinkCodes)
+          .values(values)
+          .onConflictDoUpdate({ target: voiceLinkCodes.userId, set: values });
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/api/profile/teamSpeakCode',
+      {
+        ...auth,
+        onRequest: limit('voiceCode'),
+        schema: {
+          tags: ['profile'],
+          summary: 'Check the code from the voice bot; on success the identity is linked',
+          body: teamSpeakCodeBodySchema,
+          response: { 200: successResponseSchema },
+        },
+      },
+      async (request) => {
+        const row = await currentUser(ctx, request);
+        const { teamSpeakId, code } = request.body;
+        const [pending] = await ctx.db.select().from(voiceLinkCodes).where(eq(voiceLinkCodes.userId, row.id));
+        if (!pending || pending.teamSpeakId !== teamSpeakId) return { success: false };
+        if (pending.expiresAt.getTime() <= ctx.clock.now() || pending.attempts >= VOICE_CODE_MAX_ATTEMPTS) {
+          await ctx.db.delete(voiceLinkCodes).where(eq(voiceLinkCodes.userId, row.id));
+          return { success: false };
+        }
+        const expected = Buffer.from(pending.codeHash, 'hex');
+        const given = Buffer.from(voiceCodeHash(row.id, teamSpeakId, code), 'hex');
+        if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+          await ctx.db
+            .update(voiceLinkCodes)
+            .set({ attempts: sql`${voiceLinkCodes.attempts} + 1` })
+            .where(eq(voiceLinkCodes.userId, row.id));
+          return { success: false };
+        }
+        const [owner] = await ctx.db
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.teamSpeakId, teamSpeakId));
+        if (owner && owner.id !== row.id) throw conflict('TEAMSPEAK_ALREADY_LINKED');
+        const deleted = await ctx.db
+          .delete(voiceLinkCodes)
+          .where(and(eq(voiceLinkCodes.userId, row.id), eq(voiceLinkCodes.codeHash, pending.codeHash)))
+          .returning();
+        if (deleted.length === 0) return { success: false };
+        try {
+          await updateUser(ctx, row.id, { teamSpeakId });
+        } catch (err) {
+          if (isUniqueViolation(err)) throw conflict('TEAMSPEAK_ALREADY_LINKED');
+          throw err;
+        }
+        await ctx.bus.emit('status.patch', {
+          userId: row.id,
+          patch: { teamSpeak: await ctx.voice.isConnected(teamSpeakId) },
+        });
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/api/profile/unlinkTeamSpeak',
+      {
+        ...auth,
+        schema: {
+          tags: ['profile'],
+          summary: 'Unlink the voice identity',
+          response: { 200: successResponseSchema },
+        },
+      },
+      async (request) => {
+        const row = await currentUser(ctx, request);
+        await ctx.db.delete(voiceLinkCodes).where(eq(voiceLinkCodes.userId, row.id));
+        if (row.teamSpeakId) {
+          await updateUser(ctx, row.id, { teamSpeakId: null });
+          await ctx.bus.emit('status.patch', { userId: row.id, patch: { teamSpeak: false } });
+        }
+        return { success: true };
+      },
+    );
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Session answers (login, Steam login, sign-up): `{user, token, expiresAt, matrix}`. The chat
+ * module fills `matrix` by registering a provider with `setMatrixSessionProvider`.
+ */
+import { LOCALES, type Locale, type SessionResponse } from '@openpug/shared';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import { unauthorized } from '../../lib/errors';
+import { currentUserId } from '../auth/guard';
+import { findUserById, rankOfElo, toProfile, type UserRow } from './service';
+
+type MatrixProvider = (userId: string) => Promise<unknown>;
+const matrixProviders = new WeakMap<AppContext, MatrixProvider>();
+
+/** The chat module registers how to obtain the messaging credentials returned at login. */
+export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixProvider): void {
+  matrixProviders.set(ctx, provider);
+}
+
+export async function sessionResponse(ctx: AppContext, row: UserRow): Promise<SessionResponse> {
+  const { token, expiresAt } = await ctx.tokens.sign(row.id);
+  const provider = matrixProviders.get(ctx);
+  let matrix: unknown = null;
+  if (provider) {
+    try {
+      matrix = (await provider(row.id)) ?? null;
+    } catch {
+      matrix = null;
+    }
+  }
+  return { user: toProfile(row, await rankOfElo(ctx.db, row.elo)), token, expiresAt, matrix };
+}
+
+/** The authenticated user's row; a valid token of a user that no longer exists is a 401. */
+export async function currentUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow> {
+  const row = await findUserById(ctx.db, currentUserId(request));
+  if (!row) throw unauthorized('BAD_TOKEN');
+  return row;
+}
+
+/** First supported language of an Accept-Language header, else en. */
+export function localeFromHeader(header: string | undefined): Locale {
+  for (const part of (header ?? '').split(',')) {
+    const tag = part.split(';')[0].trim().slice(0, 2).toLowerCase();
+    if ((LOCALES as readonly string[]).includes(tag)) return tag as Locale;
+  }
+  return 'en';
+}
+
+export const isAdminEmail = (ctx: AppContext, email: string | null) =>
+  !!email && ctx.config.ADMIN_EMAILS.includes(email.toLowerCase());

@@ -1,0 +1,183 @@
+/**
+ * Accounts: user rows → the shapes of SPEC §3, and the one way to change a user (`updateUser`,
+ * which also pushes `privateUserUpdate` to the user's sockets). Re-exported by service.ts, which
+ * is what other modules import.
+ */
+import { randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { Locale, Profile, ProfilePatchEvent, PublicUser } from '@openpug/shared';
+import { LOCALES } from '@openpug/shared';
+import { eq, gt, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { users } from './schema';
+
+type UserRow = typeof users.$inferSelect;
+export type UserPatch = Partial<Omit<UserRow, 'id' | 'createdAt'>>;
+
+declare module '../../events' {
+  interface DomainEvents {
+    /** A new account exists (sign-up or first Steam login). */
+    'user.created': { userId: string };
+    /** The user's display name changed. */
+    'user.renamed': { userId: string; name: string | null };
+  }
+}
+
+// --- Passwords (argon2id) ---
+
+const ARGON2ID = 2; // @node-rs/argon2 Algorithm.Argon2id (a const enum, not importable with isolatedModules)
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+}
+
+export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  if (!passwordHash) return false;
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+// --- Lookups ---
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
+  return row ?? null;
+}
+
+export async function findUserBySteamId(db: Db, steamId: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.steamId, steamId)).limit(1);
+  return row ?? null;
+}
+
+export async function findUserByTeamSpeakId(db: Db, teamSpeakId: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.teamSpeakId, teamSpeakId)).limit(1);
+  return row ?? null;
+}
+
+/** Rank = 1 + number of users with a higher Elo. */
+export async function rankOfElo(db: Db, elo: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(users)
+    .where(gt(users.elo, elo));
+  return (row?.n ?? 0) + 1;
+}
+
+// --- Shapes ---
+
+export const isVoiceLinked = (row: Pick<UserRow, 'teamSpeakId'>): boolean => !!row.teamSpeakId;
+
+export const localeOf = (value: string | null | undefined): Locale =>
+  (LOCALES as readonly string[]).includes(value ?? '') ? (value as Locale) : 'en';
+
+/** A user as others see them (lists, cards, friend items). */
+export function toPublicUser(row: UserRow, rank?: number): PublicUser {
+  return {
+    _id: row.id,
+    name: row.name,
+    avatar: row.avatar,
+    steamUrl: row.steamUrl,
+    matrixId: null,
+    stats: { elo: row.elo },
+    ...(rank === undefined ? {} : { rank }),
+  };
+}
+
+export function toProfile(row: UserRow, rank: number): Profile {
+  return {
+    _id: row.id,
+    role: row.role,
+    verified: row.verified,
+    name: row.name,
+    email: row.email,
+    locale: localeOf(row.locale),
+    steamId: row.steamId,
+    csgoId: row.csgoId,
+    steamUrl: row.steamUrl,
+    teamSpeakId: row.teamSpeakId,
+    phone: row.phone,
+    whatsAppEnabled: row.whatsAppEnabled,
+    avatar: row.avatar,
+    sound: row.sound,
+    unlockedBanners: row.unlockedBanners,
+    banner: row.banner,
+    unseenDropsCount: row.unseenDropsCount,
+    discordId: row.discordId,
+    rank,
+    stats: { elo: row.elo },
+  };
+}
+
+/** The own profile, or null when the user does not exist. */
+export async function profileOf(ctx: AppContext, userId: string): Promise<Profile | null> {
+  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!row) return null;
+  return toProfile(row, await rankOfElo(ctx.db, row.elo));
+}
+
+const PROFILE_COLUMNS = [
+  'role',
+  'verified',
+  'name',
+  'email',
+  'locale',
+  'steamId',
+  'csgoId',
+  'steamUrl',
+  'teamSpeakId',
+  'phone',
+  'whatsAppEnabled',
+  'avatar',
+  'sound',
+  'unlockedBanners',
+  'banner',
+  'unseenDropsCount',
+  'discordId',
+] as const satisfies readonly (keyof UserRow & keyof Profile)[];
+
+/**
+ * Changes a user and tells their sockets (`privateUserUpdate` with the changed Profile fields)
+ * and other modules (`user.renamed`). Returns the updated row, or null when the user is gone.
+ */
+export async function updateUser(ctx: AppContext, userId: string, patch: UserPatch): Promise<UserRow | null> {
+  const [before] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!before) return null;
+  if (Object.keys(patch).length === 0) return before;
+  const [row] = await ctx.db.update(users).set(patch).where(eq(users.id, userId)).returning();
+  if (!row) return null;
+  await announceUserChange(ctx, before, row);
+  return row;
+}
+
+/** Pushes the Profile fields that differ between two versions of a row. */
+export async function announceUserChange(ctx: AppContext, before: UserRow, row: UserRow): Promise<void> {
+  const changed: ProfilePatchEvent = {};
+  const out = changed as Record<string, unknown>;
+  for (const key of PROFILE_COLUMNS) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(row[key]))
+      out[key] = key === 'locale' ? localeOf(row.locale) : row[key];
+  }
+  if (before.elo !== row.elo) {
+    changed.stats = { elo: row.elo };
+    changed.rank = await rankOfElo(ctx.db, row.elo);
+  }
+  if (Object.keys(changed).length > 0) ctx.realtime.toUser(row.id, 'privateUserUpdate', changed);
+  if (before.name !== row.name) await ctx.bus.emit('user.renamed', { userId: row.id, name: row.name });
+}
+
+/** Inserts a new account and announces `user.created`. */
+export async function createUser(
+  ctx: AppContext,
+  fields: Omit<typeof users.$inferInsert, 'id'> & { id?: string },
+): Promise<UserRow> {
+  const [row] = await ctx.db
+    .insert(users)
+    .values({ id: randomUUID(), createdAt: new Date(ctx.clock.now()), ...fields })
+    .returning();
+  await ctx.bus.emit('user.created', { userId: row.id });
+  return row;
+}

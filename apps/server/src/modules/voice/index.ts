@@ -1,0 +1,72 @@
+/**
+ * Voice module entry: picks the voice server (ServerQuery when TEAMSPEAK_HOST is set, else the
+ * simulator) and, as a plugin, starts/stops it and turns identity presence into `status.patch`
+ * {teamSpeak} for the linked user.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { findUserByTeamSpeakId } from '../accounts/service';
+import { storeOutboxMessage } from '../mail/mailer';
+import { TeamSpeakVoiceServer } from './serverquery';
+import { SimulatedVoiceServer } from './simulated';
+import type { VoiceServer } from './types';
+
+export type { VoiceServer } from './types';
+
+type Log = {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+};
+
+export function createVoiceServer(
+  config: Config,
+  db: Db,
+  log: Log,
+  now: () => number = Date.now,
+): VoiceServer {
+  if (config.TEAMSPEAK_HOST) {
+    return new TeamSpeakVoiceServer({
+      host: config.TEAMSPEAK_HOST,
+      port: config.TEAMSPEAK_QUERY_PORT,
+      username: config.TEAMSPEAK_USER,
+      password: config.TEAMSPEAK_PASSWORD,
+      sid: config.TEAMSPEAK_SID,
+      nickname: config.TEAMSPEAK_NICKNAME,
+      keepaliveMs: config.TEAMSPEAK_KEEPALIVE_MS,
+      log,
+    });
+  }
+  return new SimulatedVoiceServer(
+    (identityId, text) =>
+      storeOutboxMessage(db, { channel: 'voice', to: identityId, subject: 'TeamSpeak', text }, now()),
+    log,
+  );
+}
+
+/** Whether the user's linked identity is connected to the voice server right now. */
+export async function isOnVoiceServer(
+  ctx: AppContext,
+  teamSpeakId: string | null | undefined,
+): Promise<boolean> {
+  if (!teamSpeakId) return false;
+  return ctx.voice.isConnected(teamSpeakId);
+}
+
+export function voiceModule(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    ctx.voice.onPresence(async (event) => {
+      const user = await findUserByTeamSpeakId(ctx.db, event.id);
+      if (!user) return;
+      await ctx.bus.emit('status.patch', { userId: user.id, patch: { teamSpeak: event.online } });
+    });
+    app.addHook('onReady', async () => {
+      await ctx.voice.start();
+    });
+    app.addHook('onClose', async () => {
+      await ctx.voice.close();
+    });
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The voice-server interface (TeamSpeak): who is connected, private bot messages and presence.
+ * Two implementations: `TeamSpeakVoiceServer` (ServerQuery over TCP, when TEAMSPEAK_HOST is set)
+ * and `SimulatedVoiceServer` (embedded default; identities connect through the dev tools and the
+ * bot's messages land in the dev outbox). The chosen one is `ctx.voice`.
+ */
+import type { VoiceIdentity } from '@openpug/shared';
+
+export type { VoiceIdentity };
+
+/** An identity connected to or left the voice server (first connection / last disconnection). */
+export interface VoicePresenceEvent {
+  id: string;
+  name: string;
+  online: boolean;
+}
+
+export class VoiceIdentityNotConnectedError extends Error {
+  constructor(readonly identityId: string) {
+    super(`voice identity ${identityId} is not connected`);
+  }
+}
+
+export interface VoiceServer {
+  readonly kind: 'simulated' | 'teamspeak';
+  /** Connects (TeamSpeak: in the background, retrying); called when the app is ready. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+  /** Connected voice identities (real clients only, never query clients), one entry per identity. */
+  listClients(): Promise<VoiceIdentity[]>;
+  isConnected(identityId: string): Promise<boolean>;
+  /** A private text message from the bot; throws VoiceIdentityNotConnectedError when not connected. */
+  sendPrivateMessage(identityId: string, text: string): Promise<void>;
+  onPresence(fn: (event: VoicePresenceEvent) => void | Promise<void>): void;
+}
+
+/** Shared presence fan-out for both implementations. */
+export class PresenceEmitter {
+  private readonly listeners: Array<(event: VoicePresenceEvent) => void | Promise<void>> = [];
+  constructor(private readonly log: { error(obj: object, msg: string): void } = console) {}
+  on(fn: (event: VoicePresenceEvent) => void | Promise<void>): void {
+    this.listeners.push(fn);
+  }
+  emit(event: VoicePresenceEvent): void {
+    for (const fn of this.listeners) {
+      Promise.resolve()
+        .then(() => fn(event))
+        .catch((err) => this.log.error({ err }, 'voice presence listener failed'));
+    }
+  }
+}
