@@ -1,0 +1,183 @@
+import type { SocialChangedStatus, UserStatus } from '@openpug/shared';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  connectSocket,
+  createTestApp,
+  createTestUser,
+  manualClock,
+  nextEvent,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { getStatus, getStatuses } from './service';
+
+describe('presence: the live status object and its delivery to friends', () => {
+  let t: TestApp;
+  const clock = manualClock();
+  const sockets: Socket[] = [];
+  const connect = async (user: TestUser) => {
+    const s = await connectSocket(t.url, user.token);
+    sockets.push(s);
+    return s;
+  };
+  const befriend = async (a: TestUser, b: TestUser) => {
+    const req = await t.app.inject({
+      method: 'POST',
+      url: '/api/friends',
+      payload: { recipient: b.id },
+      headers: bearer(a.token),
+    });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/friends/${req.json()._id}`,
+      payload: { accepted: true },
+      headers: bearer(b.token),
+    });
+  };
+  const cardStatus = async (user: TestUser): Promise<UserStatus> =>
+    (await t.app.inject(`/api/users/${user.id}`)).json().status;
+  /** The next socialChangedStatus about `userId` on `socket`. */
+  const statusOf = (socket: Socket, userId: string) =>
+    new Promise<UserStatus>((resolve) => {
+      const onStatus = (p: SocialChangedStatus) => {
+        if (p.userId !== userId) return;
+        socket.off('socialChangedStatus', onStatus);
+        resolve(p.status);
+      };
+      socket.on('socialChangedStatus', onStatus);
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+    await t.listen();
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.disconnect();
+    await t.close();
+  });
+
+  it('is online while any tab is open and offline with lastSeen after the last one closes', async () => {
+    const ann = await createTestUser(t.app, { name: 'Ann' });
+    const bob = await createTestUser(t.app, { name: 'Bob' });
+    await befriend(ann, bob);
+    expect(await cardStatus(bob)).toMatchObject({ online: false, lastSeen: null });
+    const annTab = await connect(ann);
+
+    const online = statusOf(annTab, bob.id);
+    const bobTab1 = await connect(bob);
+    expect(await online).toMatchObject({ online: true, inQueue: false, lastSeen: null });
+    const bobTab2 = await connect(bob);
+    expect(await cardStatus(bob)).toMatchObject({ online: true });
+
+    // Close one tab: still online.
+    bobTab1.disconnect();
+    await expect.poll(() => t.app.ctx.realtime.socketCount(bob.id)).toBe(1);
+    expect(await cardStatus(bob)).toMatchObject({ online: true });
+
+    // Close the last one: offline, last seen now; friends hear it.
+    clock.advance(60_000);
+    const offline = statusOf(annTab, bob.id);
+    bobTab2.disconnect();
+    expect(await offline).toMatchObject({ online: false, lastSeen: clock.now() });
+    expect(await cardStatus(bob)).toMatchObject({ online: false, lastSeen: clock.now() });
+    const friends = (await t.app.inject({ url: '/api/friends', headers: bearer(ann.token) })).json().friends;
+    expect(friends[0].status).toMatchObject({ online: false, lastSeen: clock.now() });
+
+    // Logging out (socket stays connected) also counts as leaving.
+    const back = statusOf(annTab, bob.id);
+    const bobTab3 = await connect(bob);
+    expect(await back).toMatchObject({ online: true });
+    clock.advance(1_000);
+    const loggedOut = statusOf(annTab, bob.id);
+    bobTab3.emit('logout');
+    expect(await loggedOut).toMatchObject({ online: false, lastSeen: clock.now() });
+  });
+
+  it("merges other modules' status.patch, stores it and pushes it to friends and the user's own tabs", async () => {
+    const cleo = await createTestUser(t.app, { name: 'Cleo' });
+    const dan = await createTestUser(t.app, { name: 'Dan' });
+    const eve = await createTestUser(t.app, { name: 'Eve' });
+    await befriend(cleo, dan);
+    const cleoTab = await connect(cleo);
+    const danOnline = statusOf(cleoTab, dan.id);
+    const danTab = await connect(dan);
+    await danOnline;
+    const eveTab = await connect(eve);
+    let eveHeard = 0;
+    eveTab.on('socialChangedStatus', () => eveHeard++);
+
+    const toFriend = statusOf(cleoTab, dan.id);
+    const toSelf = nextEvent<{ status: UserStatus }>(danTab, 'privateUserUpdate');
+    await t.app.ctx.bus.emit('status.patch', { userId: dan.id, patch: { inQueue: true } });
+    expect(await toFriend).toMatchObject({ online: true, inQueue: true, inArena: false });
+    expect((await toSelf).status).toMatchObject({ online: true, inQueue: true });
+
+    const inMatch = statusOf(cleoTab, dan.id);
+    await t.app.ctx.bus.emit('status.patch', {
+      userId: dan.id,
+      patch: {
+        inQueue: false,
+        teamOne: true,
+        match: {
+          active: true,
+          matchId: 'm-1',
+          status: 'active',
+          map: 'de_mirage',
+          score: { teamOne: 3, teamTwo: 1 },
+        },
+      },
+    });
+    expect(await inMatch).toEqual({
+      online: true,
+      inArena: false,
+      inQueue: false,
+      teamSpeak: false,
+      lastSeen: null,
+      teamOne: true,
+      match: {
+        active: true,
+        matchId: 'm-1',
+        status: 'active',
+        map: 'de_mirage',
+        score: { teamOne: 3, teamTwo: 1 },
+      },
+    });
+    // A partial match patch keeps the other match fields.
+    const scored = statusOf(cleoTab, dan.id);
+    await t.app.ctx.bus.emit('status.patch', {
+      userId: dan.id,
+      patch: { match: { score: { teamOne: 4, teamTwo: 1 } } },
+    });
+    expect((await scored).match).toEqual({
+      active: true,
+      matchId: 'm-1',
+      status: 'active',
+      map: 'de_mirage',
+      score: { teamOne: 4, teamTwo: 1 },
+    });
+    expect((await getStatus(t.app.ctx, dan.id)).match.score).toEqual({ teamOne: 4, teamTwo: 1 });
+    const many = await getStatuses(t.app.ctx, [dan.id, eve.id]);
+    expect(many.get(dan.id)?.match.map).toBe('de_mirage');
+    expect(many.get(eve.id)).toMatchObject({ online: true, match: { active: false } });
+
+    // Concurrent patches of different fields both survive.
+    await Promise.all([
+      t.app.ctx.bus.emit('status.patch', { userId: dan.id, patch: { teamSpeak: true } }),
+      t.app.ctx.bus.emit('status.patch', { userId: dan.id, patch: { inArena: true } }),
+    ]);
+    expect(await getStatus(t.app.ctx, dan.id)).toMatchObject({ teamSpeak: true, inArena: true });
+    expect(eveHeard).toBe(0);
+  });
+
+  it('pushes socialChangedName to friends when the accounts module renames a user', async () => {
+    const fay = await createTestUser(t.app, { name: 'Fay' });
+    const gus = await createTestUser(t.app, { name: 'Gus' });
+    await befriend(fay, gus);
+    const fayTab = await connect(fay);
+    const renamed = nextEvent(fayTab, 'socialChangedName');
+    await t.app.ctx.bus.emit('user.renamed', { userId: gus.id, name: 'Gustav' });
+    expect(await renamed).toEqual({ userId: gus.id, name: 'Gustav' });
+  });
+});

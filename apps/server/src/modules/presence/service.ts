@@ -1,0 +1,119 @@
+/**
+ * Presence: owns each user's live status object (SPEC §3 "User status object") and its delivery.
+ *
+ * - Online while at least one authenticated socket of the user is open (any instance: the count
+ *   comes from the socket hub, which asks every instance through the Redis adapter); when the last
+ *   one closes the user goes offline with `lastSeen`.
+ * - Other modules change flags (inQueue, inArena, teamSpeak, match) by emitting the bus event
+ *   'status.patch' {userId, patch}, or by calling patchStatus().
+ * - Every change is stored (table user_status, so instances agree) and pushed as
+ *   `socialChangedStatus {userId, status}` to room `social:<userId>` (the user's friends) and as
+ *   `privateUserUpdate {status}` to the user's own sockets.
+ */
+import {
+  offlineStatus,
+  socialRoom,
+  type UserStatus,
+  type UserStatusPatch,
+  userStatusPatchSchema,
+} from '@openpug/shared';
+import { inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { userRoom } from '../../realtime/hub';
+import { userStatus } from './schema';
+
+/** A stored status completed with defaults (rows written by older versions may lack fields). */
+function normalize(stored: Partial<UserStatus> | null | undefined): UserStatus {
+  const base = offlineStatus();
+  if (!stored) return base;
+  return { ...base, ...stored, match: { ...base.match, ...(stored.match ?? {}) } };
+}
+
+function merge(current: UserStatus, patch: UserStatusPatch): UserStatus {
+  return { ...current, ...patch, match: { ...current.match, ...(patch.match ?? {}) } };
+}
+
+export async function getStatus(ctx: AppContext, userId: string): Promise<UserStatus> {
+  return (await getStatuses(ctx, [userId])).get(userId) ?? offlineStatus();
+}
+
+/** Status of each id (offline default for users without a stored status). */
+export async function getStatuses(ctx: AppContext, ids: readonly string[]): Promise<Map<string, UserStatus>> {
+  const result = new Map<string, UserStatus>(ids.map((id) => [id, offlineStatus()]));
+  if (ids.length === 0) return result;
+  const rows = await ctx.db
+    .select()
+    .from(userStatus)
+    .where(inArray(userStatus.userId, [...new Set(ids)]));
+  for (const row of rows) result.set(row.userId, normalize(row.status));
+  return result;
+}
+
+/** Pushes a status to the user's friends and to the user's own tabs. */
+export function pushStatus(ctx: AppContext, userId: string, status: UserStatus): void {
+  ctx.realtime.toRoom(socialRoom(userId), 'socialChangedStatus', { userId, status });
+  // The accounts module declares privateUserUpdate with the Profile fields; the status object is
+  // merged into the stored user the same way (the own card shows it).
+  const room = ctx.realtime.io.to(userRoom(userId)) as unknown as {
+    emit(event: string, payload: unknown): void;
+  };
+  room.emit('privateUserUpdate', { status });
+}
+
+/**
+ * Merges a patch into the stored status in one atomic statement (concurrent patches from several
+ * modules or instances never overwrite each other's fields), then pushes the result.
+ */
+export async function patchStatus(
+  ctx: AppContext,
+  userId: string,
+  patch: UserStatusPatch,
+): Promise<UserStatus> {
+  const clean = userStatusPatchSchema.parse(patch) as UserStatusPatch;
+  const { match: matchPatch, ...flat } = clean;
+  const now = new Date(ctx.clock.now());
+  const [row] = await ctx.db
+    .insert(userStatus)
+    .values({ userId, status: merge(offlineStatus(), clean), updatedAt: now })
+    .onConflictDoUpdate({
+      target: userStatus.userId,
+      set: {
+        status: sql`${userStatus.status} || ${JSON.stringify(flat)}::jsonb || jsonb_build_object('match', coalesce(${userStatus.status} -> 'match', '{}'::jsonb) || ${JSON.stringify(matchPatch ?? {})}::jsonb)`,
+        updatedAt: now,
+      },
+    })
+    .returning({ status: userStatus.status });
+  const status = normalize(row?.status);
+  pushStatus(ctx, userId, status);
+  return status;
+}
+
+/** A socket of the user authenticated: the user is online (pushed only on the transition). */
+export async function markOnline(ctx: AppContext, userId: string): Promise<void> {
+  const current = await getStatus(ctx, userId);
+  if (!current.online) await patchStatus(ctx, userId, { online: true });
+}
+
+/**
+ * A socket of the user closed or logged out: offline with lastSeen once no socket is left on any
+ * instance. Re-checks after writing, so a tab opened meanwhile puts the user back online.
+ */
+export async function markMaybeOffline(ctx: AppContext, userId: string): Promise<void> {
+  if ((await ctx.realtime.socketCount(userId)) > 0) return;
+  const current = await getStatus(ctx, userId);
+  if (current.online) await patchStatus(ctx, userId, { online: false, lastSeen: ctx.clock.now() });
+  if ((await ctx.realtime.socketCount(userId)) > 0) await markOnline(ctx, userId);
+}
+
+/**
+ * Single-instance start-up: no socket can be connected yet, so any stored "online" is left over
+ * from a previous run. (With REDIS_URL other instances may hold sockets, so this is skipped.)
+ */
+export async function resetStaleOnline(ctx: AppContext): Promise<void> {
+  await ctx.db
+    .update(userStatus)
+    .set({
+      status: sql`${userStatus.status} || jsonb_build_object('online', false, 'lastSeen', (extract(epoch from ${userStatus.updatedAt}) * 1000)::bigint)`,
+    })
+    .where(sql`(${userStatus.status} ->> 'online')::boolean`);
+}

@@ -1,0 +1,88 @@
+/**
+ * Users as other players see them: the SocialUser shape of SPEC §3 (friend items, directory rows,
+ * the user card). Reads users only through the accounts service; adds rank and live status.
+ */
+import {
+  type DirectoryUser,
+  ELO_DEFAULT,
+  type SocialUser,
+  type UserCard,
+  type UserStatus,
+  type UsersPage,
+  type UsersQuery,
+} from '@openpug/shared';
+import type { AppContext } from '../../context';
+import { findUserById, findUsersByIds, findUsersPage, ranksOfUsers, type UserRow } from '../accounts/service';
+import { getStatuses } from '../presence/service';
+
+/** The user's Matrix id on the configured (or embedded) homeserver. */
+export function matrixIdOf(ctx: AppContext, userId: string): string {
+  const server = ctx.config.MATRIX_SERVER_NAME ?? new URL(ctx.config.PUBLIC_URL).host;
+  return `@${userId}:${server}`;
+}
+
+function toSocialUser(ctx: AppContext, row: UserRow, rank: number, status: UserStatus): SocialUser {
+  return {
+    _id: row.id,
+    name: row.name,
+    avatar: row.avatar,
+    steamUrl: row.steamUrl,
+    matrixId: matrixIdOf(ctx, row.id),
+    stats: { elo: row.elo ?? ELO_DEFAULT },
+    rank,
+    status,
+  };
+}
+
+async function decorate(ctx: AppContext, rows: UserRow[]): Promise<SocialUser[]> {
+  const ids = rows.map((r) => r.id);
+  const [ranks, statuses] = await Promise.all([ranksOfUsers(ctx.db, ids), getStatuses(ctx, ids)]);
+  return rows.map((row) => toSocialUser(ctx, row, ranks.get(row.id) ?? 1, statuses.get(row.id)!));
+}
+
+/** SocialUsers for the given ids, in the given order; unknown ids are skipped. */
+export async function socialUsers(ctx: AppContext, ids: readonly string[]): Promise<SocialUser[]> {
+  const rows = await findUsersByIds(ctx.db, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.map((id) => byId.get(id)).filter((r): r is UserRow => !!r);
+  return decorate(ctx, ordered);
+}
+
+export async function socialUser(ctx: AppContext, id: string): Promise<SocialUser | null> {
+  return (await socialUsers(ctx, [id]))[0] ?? null;
+}
+
+/** The player directory: a page of users; admins also see e-mail, role and verified. */
+export async function directory(ctx: AppContext, query: UsersQuery, asAdmin: boolean): Promise<UsersPage> {
+  const { rows, total } = await findUsersPage(ctx.db, {
+    sort: query.sort,
+    order: query.order,
+    page: query.page,
+    limit: query.limit,
+    filter: query.filter,
+  });
+  const people = await decorate(ctx, rows);
+  const docs: DirectoryUser[] = people.map((person, i) => {
+    const row = rows[i];
+    const doc: DirectoryUser = { ...person, createdAt: row.createdAt.toISOString() };
+    if (asAdmin) Object.assign(doc, { email: row.email, role: row.role, verified: row.verified });
+    return doc;
+  });
+  return { docs, totalDocs: total };
+}
+
+export type RecentResults = (ctx: AppContext, userId: string) => Promise<Array<'W' | 'L'>>;
+
+/** The public user card; `recentResults` when a provider (the matches module) is given. */
+export async function userCard(
+  ctx: AppContext,
+  id: string,
+  recentResults?: RecentResults,
+): Promise<UserCard | null> {
+  const row = await findUserById(ctx.db, id);
+  if (!row) return null;
+  const [person] = await decorate(ctx, [row]);
+  const card: UserCard = { ...person, banner: row.banner };
+  if (recentResults) card.recentResults = (await recentResults(ctx, id)).slice(0, 5);
+  return card;
+}
