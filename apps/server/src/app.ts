@@ -17,9 +17,12 @@ import { installErrorHandling } from './lib/errors';
 import { accountsRoutes } from './modules/accounts/routes';
 import { installAuthGuard } from './modules/auth/guard';
 import { devRoutes } from './modules/dev/routes';
+import { friendsRoutes } from './modules/friends/routes';
 import { healthRoutes } from './modules/health/routes';
 import { createMailer } from './modules/mail/mailer';
+import { presenceRoutes } from './modules/presence/routes';
 import { steamRoutes } from './modules/steam/routes';
+import { usersRoutes } from './modules/users/routes';
 import { createVoiceServer, voiceModule } from './modules/voice';
 import { createRealtime, useRedisAdapter } from './realtime/hub';
 import { defaultWebDist, serveWeb } from './web';
@@ -82,7 +85,16 @@ export async function buildApp(
   installAuthGuard(app, ctx.tokens);
   // Feature modules: each is `(ctx) => plugin` registering its routes, socket handlers and bus
   // handlers. Add new modules to this list.
-  const modules = [healthRoutes, accountsRoutes, steamRoutes, voiceModule, devRoutes];
+  const modules = [
+    healthRoutes,
+    accountsRoutes,
+    steamRoutes,
+    voiceModule,
+    devRoutes,
+    presenceRoutes,
+    friendsRoutes,
+    usersRoutes,
+  ];
   for (const module of modules) await app.register(module(ctx));
 
   await serveWeb(app, options.webDist ?? ctx.config.WEB_DIST ?? defaultWebDist());

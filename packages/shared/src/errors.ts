@@ -47,6 +47,14 @@ export const ERROR_TEXTS = {
     INVALID_PICK: 'This player cannot be picked',
     MAP_ALREADY_BANNED: 'This map is already banned',
     INVALID_MAP: 'This map is not in the map pool',
+    // Friends (social).
+    CANNOT_ADD_YOURSELF: 'You cannot send a friend request to yourself',
+    ALREADY_FRIENDS: 'You are already friends',
+    FRIEND_REQUEST_ALREADY_EXISTS: 'A friend request between you already exists',
+    FRIEND_REQUEST_ALREADY_ANSWERED: 'This friend request was already answered',
+    FRIEND_REQUEST_ALREADY_ACCEPTED: 'This friend request was already accepted',
+    ONLY_RECIPIENT_CAN_ANSWER: 'Only the recipient can answer this friend request',
+    NOT_FRIENDS: 'You are not friends',
   },
   de: {
     '404': '404 Seite nicht gefunden',
@@ -88,6 +96,13 @@ export const ERROR_TEXTS = {
     INVALID_PICK: 'Dieser Spieler kann nicht gewählt werden',
     MAP_ALREADY_BANNED: 'Diese Map ist bereits gebannt',
     INVALID_MAP: 'Diese Map ist nicht im Map-Pool',
+    CANNOT_ADD_YOURSELF: 'Du kannst dir nicht selbst eine Freundschaftsanfrage senden',
+    ALREADY_FRIENDS: 'Ihr seid bereits befreundet',
+    FRIEND_REQUEST_ALREADY_EXISTS: 'Zwischen euch besteht bereits eine Freundschaftsanfrage',
+    FRIEND_REQUEST_ALREADY_ANSWERED: 'Diese Freundschaftsanfrage wurde bereits beantwortet',
+    FRIEND_REQUEST_ALREADY_ACCEPTED: 'Diese Freundschaftsanfrage wurde bereits angenommen',
+    ONLY_RECIPIENT_CAN_ANSWER: 'Nur der Empfänger kann diese Freundschaftsanfrage beantworten',
+    NOT_FRIENDS: 'Ihr seid nicht befreundet',
   },
 } as const;
 

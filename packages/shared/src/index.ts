@@ -7,3 +7,4 @@ export * from './version';
 export * from './queue';
 export * from './match';
 export * from './accounts';
+export * from './social';

@@ -2,7 +2,7 @@
  * Accounts service: the functions other modules use to read and change users. Other modules never
  * query the users table themselves.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from './schema';
 
@@ -19,6 +19,48 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
     .select()
     .from(users)
     .where(inArray(users.id, [...ids]));
+}
+
+// --- Directory and ranking queries (used by the users and friends modules) ---
+
+/** Rank by Elo: 1 + number of users with a higher Elo, for each given user id. */
+export async function ranksOfUsers(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const higher = sql<number>`(SELECT count(*) FROM ${users} AS other WHERE other.elo > "users"."elo")`;
+  const rows = await db
+    .select({ id: users.id, higher: higher.mapWith(Number) })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.higher + 1]));
+}
+
+export interface UserPageQuery {
+  sort?: 'name' | 'elo' | 'createdAt';
+  order?: -1 | 1;
+  page: number;
+  limit: number;
+  /** Case-insensitive substring of the name. */
+  filter?: string;
+}
+
+/** One page of users (ties broken by id so pages never overlap) and the total count. */
+export async function findUsersPage(db: Db, q: UserPageQuery): Promise<{ rows: UserRow[]; total: number }> {
+  const needle = q.filter?.trim();
+  const where = needle ? ilike(users.name, `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined;
+  const columns = { name: sql`lower(${users.name})`, elo: users.elo, createdAt: users.createdAt };
+  const column = columns[q.sort ?? 'name'];
+  const dir = q.order === -1 ? desc : asc;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(dir(column), asc(users.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { rows, total };
 }
 
 // Shapes, updates, passwords and lookups of the accounts module (toPublicUser, profileOf,
