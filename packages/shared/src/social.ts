@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publicUserSchema } from './accounts';
 import { listQuerySchema } from './list';
 import { matchStatusValues, type UserStatus, userStatusSchema } from './status';
 
@@ -52,13 +53,8 @@ export const userStatusPatchSchema = userStatusSchema
  * The User of SPEC §3 as lists, cards and friend items show it. `stats.elo` is 200 when the user
  * has none; `rank` = 1 + number of users with a higher Elo; `status` is the live status object.
  */
-export const socialUserSchema = z.object({
-  _id: z.string(),
-  name: z.string().nullable(),
-  avatar: z.string().nullable(),
-  steamUrl: z.string().nullable(),
+export const socialUserSchema = publicUserSchema.extend({
   matrixId: z.string().nullable(),
-  stats: z.object({ elo: z.number().int() }),
   rank: z.number().int().min(1),
   status: userStatusSchema,
 });

@@ -15,9 +15,12 @@ import type { AppContext } from '../../context';
 import { findUserById, findUsersByIds, findUsersPage, ranksOfUsers, type UserRow } from '../accounts/service';
 import { getStatuses } from '../presence/service';
 
-/** The user's Matrix id on the configured (or embedded) homeserver. */
+/**
+ * The user's Matrix id, `@<userId>:<server>` as the chat module provisions it (server name:
+ * MATRIX_SERVER_NAME, else PUBLIC_URL's host name, like the embedded homeserver).
+ */
 export function matrixIdOf(ctx: AppContext, userId: string): string {
-  const server = ctx.config.MATRIX_SERVER_NAME ?? new URL(ctx.config.PUBLIC_URL).host;
+  const server = ctx.config.MATRIX_SERVER_NAME ?? new URL(ctx.config.PUBLIC_URL).hostname;
   return `@${userId}:${server}`;
 }
 
