@@ -19,6 +19,9 @@ import { installAuthGuard } from './modules/auth/guard';
 import { devRoutes } from './modules/dev/routes';
 import { friendsRoutes } from './modules/friends/routes';
 import { healthRoutes } from './modules/health/routes';
+import { gameserversModule } from './modules/gameservers/routes';
+import { matchesModule } from './modules/matches/routes';
+import { queueModule } from './modules/queue/routes';
 import { createMailer } from './modules/mail/mailer';
 import { presenceRoutes } from './modules/presence/routes';
 import { steamRoutes } from './modules/steam/routes';
@@ -94,6 +97,9 @@ export async function buildApp(
     presenceRoutes,
     friendsRoutes,
     usersRoutes,
+    queueModule,
+    matchesModule,
+    gameserversModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

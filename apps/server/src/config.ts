@@ -32,6 +32,21 @@ const envSchema = z.object({
   PICK_TIMEOUT_MS: ms.default(30_000),
   BAN_TIMEOUT_MS: ms.default(30_000),
   SIM_ROUND_MS: ms.default(20_000),
+  /** Captain pick order for the 8 picks: A = team one (lower-rated captain), B = team two. */
+  PICK_ORDER: z
+    .string()
+    .regex(/^[AB]{8}$/, 'PICK_ORDER must be 8 letters A/B')
+    .refine((v) => [...v].filter((c) => c === 'A').length === 4, 'PICK_ORDER must give each team 4 picks')
+    .default('ABBAABBA'),
+  /** Elo won by each winner / lost by each loser of a match. */
+  ELO_WIN: z.coerce.number().int().min(0).default(12),
+  ELO_LOSS: z.coerce.number().int().min(0).default(10),
+  /** Comma-separated map keys for the veto; unset → the active maps of the stored map pool. */
+  MATCH_MAP_POOL: z.string().optional(),
+  /** How often each instance looks for persisted deadlines armed elsewhere (ms). */
+  JOBS_POLL_MS: ms.default(1_000),
+  /** Game-server provider: the embedded simulator (default). */
+  GAME_SERVER_PROVIDER: z.enum(['simulator']).default('simulator'),
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
   /** Steam OpenID 2.0 provider. Unset: Steam itself, or the dev identity provider when dev tools are on. */
   STEAM_OPENID_URL: z.string().url().optional(),

@@ -63,6 +63,33 @@ export async function findUsersPage(db: Db, q: UserPageQuery): Promise<{ rows: U
   return { rows, total };
 }
 
+// --- Rating and roles (used by the matches module) ---
+
+/** Adds `delta` to a user's Elo atomically; returns the Elo before and after (null if no such user). */
+export async function adjustElo(
+  db: Db,
+  userId: string,
+  delta: number,
+): Promise<{ before: number; after: number } | null> {
+  const [row] = await db
+    .update(users)
+    .set({ elo: sql`${users.elo} + ${delta}` })
+    .where(eq(users.id, userId))
+    .returning({ elo: users.elo });
+  return row ? { before: row.elo - delta, after: row.elo } : null;
+}
+
+/** Sets a user's Elo (admin corrections, tests). */
+export async function setElo(db: Db, userId: string, elo: number): Promise<void> {
+  await db.update(users).set({ elo }).where(eq(users.id, userId));
+}
+
+/** Ids of every user with the given role (e.g. the admins that receive help requests). */
+export async function findUserIdsByRole(db: Db, role: 'ADMIN' | 'USER'): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.role, role));
+  return rows.map((r) => r.id);
+}
+
 // Shapes, updates, passwords and lookups of the accounts module (toPublicUser, profileOf,
 // updateUser, isVoiceLinked, createUser …).
 export * from './users';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { SocialChangedStatus, UserStatus } from '@openpug/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,10 +9,23 @@ import {
   createTestUser,
   manualClock,
   nextEvent,
+  openTestDatabase,
   type TestApp,
+  type TestDatabase,
   type TestUser,
 } from '../../../test/helpers';
 import { getStatus, getStatuses } from './service';
+
+/** The next socialChangedStatus about `userId` on `socket`. */
+const statusOf = (socket: Socket, userId: string) =>
+  new Promise<UserStatus>((resolve) => {
+    const onStatus = (p: SocialChangedStatus) => {
+      if (p.userId !== userId) return;
+      socket.off('socialChangedStatus', onStatus);
+      resolve(p.status);
+    };
+    socket.on('socialChangedStatus', onStatus);
+  });
 
 describe('presence: the live status object and its delivery to friends', () => {
   let t: TestApp;
@@ -38,17 +52,6 @@ describe('presence: the live status object and its delivery to friends', () => {
   };
   const cardStatus = async (user: TestUser): Promise<UserStatus> =>
     (await t.app.inject(`/api/users/${user.id}`)).json().status;
-  /** The next socialChangedStatus about `userId` on `socket`. */
-  const statusOf = (socket: Socket, userId: string) =>
-    new Promise<UserStatus>((resolve) => {
-      const onStatus = (p: SocialChangedStatus) => {
-        if (p.userId !== userId) return;
-        socket.off('socialChangedStatus', onStatus);
-        resolve(p.status);
-      };
-      socket.on('socialChangedStatus', onStatus);
-    });
-
   beforeAll(async () => {
     t = await createTestApp({ clock });
     await t.listen();
@@ -179,5 +182,68 @@ describe('presence: the live status object and its delivery to friends', () => {
     const renamed = nextEvent(fayTab, 'socialChangedName');
     await t.app.ctx.bus.emit('user.renamed', { userId: gus.id, name: 'Gustav' });
     expect(await renamed).toEqual({ userId: gus.id, name: 'Gustav' });
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)('presence and friends across two instances (Redis adapter, one database)', () => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: `openpug-test-${randomBytes(4).toString('hex')}` };
+    a = await createTestApp({ env, database });
+    b = await createTestApp({ env, database });
+    await Promise.all([a.listen(), b.listen()]);
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.disconnect();
+    await a.close();
+    await b.close();
+    await database.dispose();
+  });
+
+  it('keeps a user online while a tab is open on either instance and tells friends on the other', async () => {
+    const ann = await createTestUser(a.app, { name: 'Ann' });
+    const bob = await createTestUser(a.app, { name: 'Bob' });
+    const annOnA = await connectSocket(a.url, ann.token);
+    const bobOnA = await connectSocket(a.url, bob.token);
+    const bobOnB = await connectSocket(b.url, bob.token);
+    sockets.push(annOnA, bobOnA, bobOnB);
+
+    // Accepted on instance B: Ann's socket on A follows Bob's social room.
+    const req = await b.app.inject({
+      method: 'POST',
+      url: '/api/friends',
+      payload: { recipient: bob.id },
+      headers: bearer(ann.token),
+    });
+    const newFriend = nextEvent(annOnA, 'privateNewFriend');
+    await b.app.inject({
+      method: 'PATCH',
+      url: `/api/friends/${req.json()._id}`,
+      payload: { accepted: true },
+      headers: bearer(bob.token),
+    });
+    expect(await newFriend).toMatchObject({ _id: bob.id, status: { online: true } });
+    await expect
+      .poll(async () => (await a.app.ctx.realtime.io.in(`social:${bob.id}`).fetchSockets()).length)
+      .toBe(1);
+
+    bobOnA.disconnect();
+    await expect.poll(() => b.app.ctx.realtime.socketCount(bob.id)).toBe(1);
+    expect((await getStatus(a.app.ctx, bob.id)).online).toBe(true);
+
+    const offline = statusOf(annOnA, bob.id);
+    bobOnB.disconnect();
+    expect(await offline).toMatchObject({ online: false, lastSeen: expect.any(Number) });
+
+    // A status patch on B reaches the friend on A.
+    const patched = statusOf(annOnA, bob.id);
+    await b.app.ctx.bus.emit('status.patch', { userId: bob.id, patch: { inQueue: true } });
+    expect(await patched).toMatchObject({ online: false, inQueue: true });
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * One scheduler per app context (modules register handlers while their plugins load; the
+ * matchmaking plugin starts it onReady and stops it on close).
+ */
+import type { AppContext } from '../context';
+import { Scheduler } from './scheduler';
+
+const schedulers = new WeakMap<object, Scheduler>();
+
+export function jobsOf(ctx: AppContext): Scheduler {
+  let s = schedulers.get(ctx);
+  if (!s) {
+    s = new Scheduler(ctx.db, ctx.clock, logOf(ctx), ctx.config.JOBS_POLL_MS);
+    schedulers.set(ctx, s);
+  }
+  return s;
+}
+
+/** Errors of background work go to stderr unless logging is silenced (tests). */
+export function logOf(ctx: AppContext): { error(obj: object, msg: string): void } {
+  if (ctx.config.LOG_LEVEL === 'silent') return { error: () => {} };
+  return { error: (obj, msg) => console.error(`openpug: ${msg}`, obj) };
+}
+
+export { After, inTransaction } from './tx';
+export { Scheduler } from './scheduler';

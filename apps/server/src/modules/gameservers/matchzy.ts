@@ -1,0 +1,72 @@
+/**
+ * MatchZy (Get5-compatible) event payloads we consume: going_live, round_end (team scores and
+ * per-player cumulative stats), map_result and series_end. Other events are accepted and ignored.
+ * `team1` is our team one, `team2` team two (that is how rosters are handed to the server).
+ */
+import { z } from 'zod';
+
+const id = z.union([z.string(), z.number()]).transform(String);
+const int = z.coerce.number().int().min(0);
+
+export const matchzyStatsSchema = z.object({
+  kills: int.default(0),
+  deaths: int.default(0),
+  assists: int.default(0),
+  damage: int.default(0),
+  headshot_kills: int.default(0),
+});
+
+export const matchzyPlayerSchema = z.object({
+  steamid: id,
+  name: z.string().optional(),
+  stats: matchzyStatsSchema.optional(),
+});
+
+export const matchzyTeamSchema = z.object({
+  name: z.string().optional(),
+  score: int,
+  players: z.array(matchzyPlayerSchema).optional(),
+});
+
+export const matchzyWinnerSchema = z.object({
+  team: z.enum(['team1', 'team2', 'none']).optional(),
+  side: z.string().optional(),
+});
+
+export const matchzyEnvelopeSchema = z.looseObject({ event: z.string().min(1), matchid: id });
+
+export const goingLiveSchema = z.looseObject({ event: z.literal('going_live'), matchid: id, map_number: int.default(0) });
+export const roundEndSchema = z.looseObject({
+  event: z.literal('round_end'),
+  matchid: id,
+  map_number: int.default(0),
+  round_number: z.coerce.number().int().min(1),
+  winner: matchzyWinnerSchema.optional(),
+  team1: matchzyTeamSchema,
+  team2: matchzyTeamSchema,
+});
+export const mapResultSchema = z.looseObject({
+  event: z.literal('map_result'),
+  matchid: id,
+  map_number: int.default(0),
+  team1: matchzyTeamSchema.optional(),
+  team2: matchzyTeamSchema.optional(),
+  winner: matchzyWinnerSchema.optional(),
+});
+export const seriesEndSchema = z.looseObject({
+  event: z.literal('series_end'),
+  matchid: id,
+  team1_series_score: int.optional(),
+  team2_series_score: int.optional(),
+  winner: matchzyWinnerSchema.optional(),
+});
+
+export const matchzyEventSchema = z.discriminatedUnion('event', [
+  goingLiveSchema,
+  roundEndSchema,
+  mapResultSchema,
+  seriesEndSchema,
+]);
+export type MatchzyEvent = z.input<typeof matchzyEventSchema>;
+export type MatchzyRoundEnd = z.input<typeof roundEndSchema>;
+export const HANDLED_EVENTS = new Set(['going_live', 'round_end', 'map_result', 'series_end']);

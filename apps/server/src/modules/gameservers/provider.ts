@@ -1,0 +1,41 @@
+/**
+ * The game-server contract. When a match's map is set, the provider is asked for a server with
+ * the rosters (SteamID64 + name per team), the map and the match id, and answers with the connect
+ * and GOTV addresses. The server reports the game back in MatchZy's event vocabulary, either by
+ * POSTing to `eventsUrl` with `Authorization: Bearer <secret>` (real CS2 + MatchZy) or, for the
+ * embedded simulator, through the same ingestion function in-process.
+ */
+import type { MapInfo } from '@openpug/shared';
+import type { Db } from '../../db/client';
+import type { After } from '../../jobs';
+
+export interface RosterPlayer {
+  userId: string;
+  /** SteamID64; null when the player has not linked Steam (the simulator uses the user id). */
+  steamId: string | null;
+  name: string;
+}
+
+export interface AllocateRequest {
+  matchId: string;
+  map: MapInfo;
+  teams: { teamOne: { name: string; players: RosterPlayer[] }; teamTwo: { name: string; players: RosterPlayer[] } };
+  /** Where the server posts its events, and the bearer secret it must send. */
+  eventsUrl: string;
+  secret: string;
+}
+
+export interface AllocatedServer {
+  /** `ip:port` for players (`connect ip:port`, steam://connect/ip:port). */
+  connect: string;
+  /** `ip:port` of GOTV for spectators. */
+  gotv: string;
+}
+
+export interface GameServerProvider {
+  readonly name: string;
+  /** Runs inside the transaction that stores the result; may schedule jobs there. */
+  allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer>;
+  /** The match is over (finished or cancelled): free the server. */
+  release(matchId: string): Promise<void>;
+}

@@ -1,0 +1,168 @@
+/**
+ * The embedded game server (default provider): "allocates" a server instantly and plays an MR12
+ * match with overtime (MR3 halves: first to 13, else 16, 19, …) at SIM_ROUND_MS per round. Each
+ * step is a persisted job (`gameserver.sim`, key `<matchId>:<step>`), so a restart continues the
+ * game where it stopped. Rounds are generated from a seed of (match id, round) and fed to the
+ * same ingestion path as real MatchZy events.
+ */
+import type { MatchzyRoundEnd } from './matchzy';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { type After, jobsOf } from '../../jobs';
+import { loadMatch } from '../matches/service';
+import type { PlayerRow } from '../matches/state';
+import { applyGameEvent } from './ingest';
+import type { AllocatedServer, AllocateRequest, GameServerProvider } from './provider';
+
+export const SIM_JOB = 'gameserver.sim';
+
+/** Whether a map is over at this score: MR12 (first to 13), overtime MR3 (first to 16, 19, …). */
+export function isMapOver(a: number, b: number): boolean {
+  const total = a + b;
+  const high = Math.max(a, b);
+  if (total <= 24) return high >= 13;
+  const segment = Math.floor((total - 25) / 6);
+  return high >= 16 + 3 * segment;
+}
+
+export function hashSeed(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Line = { kills: number; deaths: number; assists: number; damage: number; headshots: number };
+
+/** One simulated round: the winner and each player's numbers in it. */
+export function simulateRound(
+  seed: string,
+  teamOne: readonly { key: string; elo: number }[],
+  teamTwo: readonly { key: string; elo: number }[],
+): { winner: 'teamOne' | 'teamTwo'; lines: Map<string, Line> } {
+  const rnd = mulberry32(hashSeed(seed));
+  const avg = (t: readonly { elo: number }[]) => t.reduce((s, p) => s + p.elo, 0) / Math.max(1, t.length);
+  const pOne = Math.min(0.65, Math.max(0.35, 1 / (1 + 10 ** ((avg(teamTwo) - avg(teamOne)) / 400))));
+  const winner = rnd() < pOne ? 'teamOne' : 'teamTwo';
+  const lines = new Map<string, Line>();
+  for (const p of [...teamOne, ...teamTwo]) lines.set(p.key, { kills: 0, deaths: 0, assists: 0, damage: 0, headshots: 0 });
+  const [won, lost] = winner === 'teamOne' ? [teamOne, teamTwo] : [teamTwo, teamOne];
+  const pickFrom = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
+  const die = (victims: readonly { key: string }[], killers: readonly { key: string }[], n: number) => {
+    const alive = [...victims];
+    for (let i = 0; i < n && alive.length > 0; i++) {
+      const victim = alive.splice(Math.floor(rnd() * alive.length), 1)[0];
+      const killer = pickFrom(killers);
+      const k = lines.get(killer.key) as Line;
+      k.kills++;
+      k.damage += 100;
+      if (rnd() < 0.45) k.headshots++;
+      (lines.get(victim.key) as Line).deaths++;
+      if (rnd() < 0.3 && killers.length > 1) {
+        const helper = pickFrom(killers.filter((x) => x.key !== killer.key));
+        const h = lines.get(helper.key) as Line;
+        h.assists++;
+        h.damage += 20 + Math.floor(rnd() * 60);
+      }
+    }
+  };
+  die(lost, won, rnd() < 0.7 ? lost.length : 3 + Math.floor(rnd() * 2));
+  die(won, lost, Math.floor(rnd() * Math.min(5, won.length)));
+  return { winner, lines };
+}
+
+export class SimulatorProvider implements GameServerProvider {
+  readonly name = 'simulator';
+  constructor(private readonly ctx: AppContext) {}
+
+  async allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer> {
+    const host = new URL(this.ctx.config.PUBLIC_URL).hostname;
+    const port = 27015 + (hashSeed(req.matchId) % 500) * 10;
+    await jobsOf(this.ctx).schedule(tx, after, SIM_JOB, `${req.matchId}:0`, this.ctx.clock.now() + this.ctx.config.SIM_ROUND_MS);
+    return { connect: `${host}:${port}`, gotv: `${host}:${port + 5}` };
+  }
+
+  async release(): Promise<void> {}
+}
+
+const keyOf = (p: PlayerRow) => p.steamId ?? p.userId;
+
+/** One simulator step: going_live first, then a round per step, then map_result and series_end. */
+export async function simStep(ctx: AppContext, tx: Db, after: After, matchId: string, step: number): Promise<void> {
+  const found = await loadMatch(tx, matchId, true);
+  if (!found || found.match.status !== 'active') return;
+  const { match, players } = found;
+  if (step === 0 || match.liveAt === null) {
+    await applyGameEvent(ctx, tx, after, matchId, { event: 'going_live', matchid: matchId, map_number: 0 });
+  } else {
+    const round = match.round + 1;
+    const one = players.filter((p) => p.team === 'teamOne');
+    const two = players.filter((p) => p.team === 'teamTwo');
+    const sim = simulateRound(
+      `${matchId}:${round}`,
+      one.map((p) => ({ key: keyOf(p), elo: p.elo })),
+      two.map((p) => ({ key: keyOf(p), elo: p.elo })),
+    );
+    const score = {
+      teamOne: match.scoreOne + (sim.winner === 'teamOne' ? 1 : 0),
+      teamTwo: match.scoreTwo + (sim.winner === 'teamTwo' ? 1 : 0),
+    };
+    const teamJson = (members: PlayerRow[], s: number) => ({
+      score: s,
+      players: members.map((p) => {
+        const l = sim.lines.get(keyOf(p)) as Line;
+        return {
+          steamid: keyOf(p),
+          name: p.name,
+          stats: {
+            kills: p.kills + l.kills,
+            deaths: p.deaths + l.deaths,
+            assists: p.assists + l.assists,
+            damage: p.damage + l.damage,
+            headshot_kills: p.headshots + l.headshots,
+          },
+        };
+      }),
+    });
+    const event: MatchzyRoundEnd = {
+      event: 'round_end',
+      matchid: matchId,
+      map_number: 0,
+      round_number: round,
+      winner: { team: sim.winner === 'teamOne' ? 'team1' : 'team2' },
+      team1: teamJson(one, score.teamOne),
+      team2: teamJson(two, score.teamTwo),
+    };
+    await applyGameEvent(ctx, tx, after, matchId, event);
+    if (isMapOver(score.teamOne, score.teamTwo)) {
+      const w = score.teamOne > score.teamTwo ? 'team1' : 'team2';
+      await applyGameEvent(ctx, tx, after, matchId, {
+        event: 'map_result',
+        matchid: matchId,
+        map_number: 0,
+        team1: { score: score.teamOne },
+        team2: { score: score.teamTwo },
+        winner: { team: w },
+      });
+      await applyGameEvent(ctx, tx, after, matchId, {
+        event: 'series_end',
+        matchid: matchId,
+        team1_series_score: w === 'team1' ? 1 : 0,
+        team2_series_score: w === 'team2' ? 1 : 0,
+        winner: { team: w },
+      });
+      return;
+    }
+  }
+  await jobsOf(ctx).schedule(tx, after, SIM_JOB, `${matchId}:${step + 1}`, ctx.clock.now() + ctx.config.SIM_ROUND_MS);
+}

@@ -1,0 +1,473 @@
+/**
+ * Queue → accept → match room → game → result, with real socket clients against the real app.
+ * Deadlines run on a manual clock: the test moves time and lets the scheduler fire due jobs.
+ */
+import type { MatchState, QueuePlayer } from '@openpug/shared';
+import { eq } from 'drizzle-orm';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  connectSocket,
+  createTestApp,
+  createTestUser,
+  manualClock,
+  nextEvent,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { users } from '../../db/schema';
+import { jobsOf } from '../../jobs';
+import { jobs } from '../../jobs/schema';
+import { setProvider } from '../gameservers/routes';
+import type { GameServerProvider } from '../gameservers/provider';
+import { SimulatorProvider } from '../gameservers/simulator';
+import { acceptPhases, queueEntries } from '../queue/schema';
+import { matchPlayers, matchRounds, matches } from './schema';
+
+interface Client {
+  user: TestUser;
+  socket: Socket;
+  events: { name: string; payload: unknown }[];
+}
+
+const clock = manualClock();
+let t: TestApp;
+let n = 0;
+
+async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<Client> {
+  n++;
+  const user = await createTestUser(t.app, { teamSpeakId: `ts-${n}-${Math.random()}`, elo: 200 + n, ...fields });
+  const socket = await connectSocket(t.url, user.token);
+  const events: Client['events'] = [];
+  socket.onAny((name, payload) => events.push({ name, payload }));
+  return { user, socket, events };
+}
+
+const ack = (c: Client, event: string, payload: unknown) =>
+  c.socket.emitWithAck(event, payload) as Promise<{ ok: boolean; msg?: string; data?: any }>;
+const queue = (c: Client, event: 'join' | 'leave' | 'ready') => ack(c, 'queue-message', { event });
+const got = (c: Client, name: string) => c.events.filter((e) => e.name === name).map((e) => e.payload as any);
+const last = (c: Client, name: string) => got(c, name).at(-1);
+const advance = async (ms: number) => {
+  clock.advance(ms);
+  await jobsOf(t.app.ctx).runDue();
+};
+const queueSize = async () => (await t.app.ctx.db.select().from(queueEntries)).length;
+const matchRow = async (id: string) => (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const state = async (c: Client, matchId: string) =>
+  (await ack(c, 'match-message', { event: 'get-state', data: { matchId } })).data as MatchState;
+
+async function tenInAcceptPhase(): Promise<Client[]> {
+  const ps: Client[] = [];
+  for (let i = 0; i < 10; i++) ps.push(await player());
+  for (const p of ps) expect((await queue(p, 'join')).ok).toBe(true);
+  for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(1);
+  return ps;
+}
+
+async function allAccept(ps: Client[]): Promise<string> {
+  for (const p of ps) expect((await queue(p, 'ready')).ok).toBe(true);
+  for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_MATCH_START').length).toBe(1);
+  return last(ps[0], 'PRIVATE_MATCH_START').matchId as string;
+}
+
+function close(ps: Client[]) {
+  for (const p of ps) p.socket.disconnect();
+}
+
+beforeAll(async () => {
+  t = await createTestApp({
+    clock,
+    env: { ACCEPT_TIMEOUT_MS: '30000', PICK_TIMEOUT_MS: '30000', BAN_TIMEOUT_MS: '30000', SIM_ROUND_MS: '1000', JOBS_POLL_MS: '0' },
+  });
+  await t.listen();
+});
+afterAll(() => t.close());
+
+describe('queue', () => {
+  it('refuses join without voice link, without name, twice; ready/leave outside the queue — nothing changes', async () => {
+    const noVoice = await player({ teamSpeakId: null });
+    const noName = await player({ name: '' });
+    const ok = await player();
+    expect(await queue(noVoice, 'join')).toEqual({ ok: false, msg: 'VOICE_NOT_LINKED' });
+    expect(await queue(noName, 'join')).toEqual({ ok: false, msg: 'NAME_REQUIRED' });
+    expect(await queue(ok, 'ready')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    expect(await queue(ok, 'leave')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    expect(await queue(ok, 'join')).toEqual({ ok: true, data: { inQueue: true, count: 1 } });
+    expect(await queue(ok, 'join')).toEqual({ ok: false, msg: 'ALREADY_IN_QUEUE' });
+    expect(await queue(ok, 'ready')).toEqual({ ok: false, msg: 'NO_ACCEPT_PHASE' });
+    expect(await ack(ok, 'queue-message', { event: 'dance' })).toEqual({ ok: false, msg: 'INVALID_INPUT' });
+    expect(await queueSize()).toBe(1);
+    await expect.poll(() => last(noVoice, 'PUBLIC_QUEUE_UPDATE')).toEqual({ count: 1 });
+    const res = await t.app.inject({ method: 'GET', url: '/api/queue', headers: bearer(ok.user.token) });
+    expect(res.json()).toMatchObject({ inQueue: true, count: 1, phase: null, matchId: null, joinedAt: clock.now() });
+    // Closing the last socket leaves the queue.
+    ok.socket.disconnect();
+    await expect.poll(queueSize).toBe(0);
+    close([noVoice, noName]);
+  });
+
+  it('3 do not accept: they are kicked, the 7 keep their places and get the unready profiles', async () => {
+    const ps = await tenInAcceptPhase();
+    const ready = last(ps[0], 'PRIVATE_QUEUE_READY');
+    expect(ready.deadline).toBe(clock.now() + 30000);
+    expect(ready.players.map((p: QueuePlayer) => p.userId)).toEqual(ps.map((p) => p.user.id));
+    const [late, accepting] = [ps.slice(0, 3), ps.slice(3)];
+    for (const p of accepting) expect((await queue(p, 'ready')).ok).toBe(true);
+    // Double ready changes nothing.
+    expect((await queue(accepting[0], 'ready')).ok).toBe(true);
+    await expect
+      .poll(() => (last(ps[0], 'PRIVATE_QUEUE_READY_UPDATE')?.players as QueuePlayer[])?.filter((p) => p.accepted).length)
+      .toBe(7);
+    await advance(29_999);
+    expect(got(late[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
+    await advance(1);
+    for (const p of late) await expect.poll(() => got(p, 'PRIVATE_QUEUE_KICK').length).toBe(1);
+    for (const p of accepting) {
+      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
+      expect(last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles.map((u: { userId: string }) => u.userId)).toEqual(
+        late.map((l) => l.user.id),
+      );
+    }
+    expect(await queueSize()).toBe(7);
+    // The deadline fired once; running the scheduler again changes nothing.
+    await advance(60_000);
+    expect(got(late[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(1);
+    // Three newcomers: the seven keep their places at the front of the new phase.
+    const newcomers = [await player(), await player(), await player()];
+    for (const p of newcomers) expect((await queue(p, 'join')).ok).toBe(true);
+    await expect.poll(() => got(accepting[0], 'PRIVATE_QUEUE_READY').length).toBe(2);
+    const second = last(accepting[0], 'PRIVATE_QUEUE_READY');
+    expect(second.players.slice(0, 7).map((p: QueuePlayer) => p.userId)).toEqual(accepting.map((p) => p.user.id));
+    expect(second.players.every((p: QueuePlayer) => !p.accepted)).toBe(true);
+    for (const p of [...accepting, ...newcomers]) await queue(p, 'leave');
+    expect(await queueSize()).toBe(0);
+    close([...ps, ...newcomers]);
+  });
+
+  it('a player leaving during the accept phase counts as not accepting', async () => {
+    const ps = await tenInAcceptPhase();
+    for (const p of ps.slice(1)) await queue(p, 'ready');
+    expect(await queue(ps[0], 'leave')).toMatchObject({ ok: true, data: { inQueue: false } });
+    expect(await queue(ps[0], 'ready')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    await advance(30_000);
+    for (const p of ps.slice(1)) {
+      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
+      expect(last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles).toEqual([
+        { userId: ps[0].user.id, name: ps[0].user.name, avatar: null },
+      ]);
+    }
+    expect(await queueSize()).toBe(9);
+    expect(await t.app.ctx.db.select().from(matches)).toHaveLength(0);
+    for (const p of ps.slice(1)) await queue(p, 'leave');
+    close(ps);
+  });
+
+  it('concurrent joins: 25 players → two disjoint phases of exactly ten, five waiting', async () => {
+    const ps: Client[] = [];
+    for (let i = 0; i < 25; i++) ps.push(await player());
+    const replies = await Promise.all(ps.map((p) => queue(p, 'join')));
+    expect(replies.every((r) => r.ok)).toBe(true);
+    const rows = await t.app.ctx.db.select().from(queueEntries);
+    expect(rows).toHaveLength(25);
+    const phases = (await t.app.ctx.db.select().from(acceptPhases)).filter((p) => p.status === 'open');
+    expect(phases).toHaveLength(2);
+    const all = phases.flatMap((p) => p.playerIds);
+    expect(new Set(all).size).toBe(20);
+    expect(rows.filter((r) => r.phaseId === null)).toHaveLength(5);
+    for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(all.includes(p.user.id) ? 1 : 0);
+    // Everyone leaves; the phases end at their deadline without a match.
+    await Promise.all(ps.map((p) => queue(p, 'leave')));
+    await advance(30_000);
+    expect(await queueSize()).toBe(0);
+    close(ps);
+  });
+});
+
+describe('match room', () => {
+  let ps: Client[];
+  let spectator: Client;
+  let matchId: string;
+  const eloBefore = new Map<string, number>();
+
+  it('all ten accept → PRIVATE_QUEUE_MATCH, a match in playerveto with the right captains', async () => {
+    ps = await tenInAcceptPhase();
+    for (const p of ps) eloBefore.set(p.user.id, 200 + Number(0));
+    matchId = await allAccept(ps);
+    for (const p of ps) expect(got(p, 'PRIVATE_QUEUE_MATCH')).toEqual([{ matchId }]);
+    expect(await queueSize()).toBe(0);
+    const s = await state(ps[0], matchId);
+    const elos = ps.map((p) => s.pool.concat(s.teamOne.players, s.teamTwo.players).find((x) => x._id === p.user.id)?.elo);
+    const sorted = [...(elos as number[])].sort((a, b) => b - a);
+    expect(s.status).toBe('playerveto');
+    expect(s.teamTwo.captain.elo).toBe(sorted[0]);
+    expect(s.teamOne.captain.elo).toBe(sorted[1]);
+    expect(s.turn).toBe('teamOne');
+    expect(s.deadline).toBe(clock.now() + 30000);
+    expect(s.pool).toHaveLength(8);
+    expect(s.mapVeto.pool.map((m) => m.key)).toEqual([
+      'de_ancient',
+      'de_anubis',
+      'de_dust2',
+      'de_inferno',
+      'de_mirage',
+      'de_nuke',
+      'de_train',
+    ]);
+    // A player of a live match cannot queue.
+    expect(await queue(ps[0], 'join')).toEqual({ ok: false, msg: 'ALREADY_IN_MATCH' });
+    for (const p of ps) {
+      const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, p.user.id));
+      eloBefore.set(p.user.id, row.elo);
+    }
+  });
+
+  it('refuses out-of-turn, spectator, picked-player and invalid picks; nothing changes', async () => {
+    spectator = await player();
+    for (const c of [...ps, spectator]) await ack(c, 'join-match', { matchId });
+    const s = await state(spectator, matchId);
+    const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
+    const capOne = by(s.teamOne.captain._id);
+    const capTwo = by(s.teamTwo.captain._id);
+    const poolPlayer = by(s.pool[0]._id);
+    const pick = (c: Client, pickedId: string) =>
+      ack(c, 'match-message', { event: 'pick-player', data: { matchId, pickedId } });
+    expect(await pick(capTwo, s.pool[0]._id)).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
+    expect(await pick(spectator, s.pool[0]._id)).toEqual({ ok: false, msg: 'NOT_A_PARTICIPANT' });
+    expect(await pick(poolPlayer, s.pool[1]._id)).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
+    expect(await pick(capOne, capTwo.user.id)).toEqual({ ok: false, msg: 'INVALID_PICK' });
+    expect(await pick(capOne, 'nobody')).toEqual({ ok: false, msg: 'INVALID_PICK' });
+    expect(await ack(capOne, 'match-message', { event: 'ban-map', data: { matchId, mapKey: 'de_nuke' } })).toEqual({
+      ok: false,
+      msg: 'WRONG_MATCH_PHASE',
+    });
+    expect(await state(spectator, matchId)).toEqual(s);
+
+    // Team one picks; the countdown moves on and team two is on turn.
+    const first = s.pool[3];
+    expect(await pick(capOne, first._id)).toEqual({ ok: true, data: { done: true } });
+    await expect.poll(() => got(spectator, 'MATCH_PICK_PLAYER').length).toBe(1);
+    expect(last(spectator, 'MATCH_PICK_PLAYER')).toMatchObject({ matchId, team: 'teamOne', auto: false });
+    expect(last(spectator, 'MATCH_SET_COUNTDOWN')).toEqual({ matchId, deadline: clock.now() + 30000, turn: 'teamTwo' });
+    const picked = by(first._id);
+    expect(await pick(picked, s.pool[0]._id)).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
+    expect(await pick(capTwo, first._id)).toEqual({ ok: false, msg: 'INVALID_PICK' });
+  });
+
+  it('a pick timeout gives the highest-rated remaining player to the captain on turn; the last pick is automatic', async () => {
+    const before = await state(spectator, matchId);
+    const best = before.pool[0];
+    await advance(30_000);
+    const after = await state(spectator, matchId);
+    expect(after.teamTwo.players.map((p) => p._id)).toContain(best._id);
+    expect(last(spectator, 'MATCH_PICK_PLAYER')).toMatchObject({ team: 'teamTwo', auto: true });
+    // The remaining picks by timeout, in the pick order ABBAABBA.
+    for (let i = 0; i < 5; i++) await advance(30_000);
+    const s = await state(spectator, matchId);
+    expect(s.status).toBe('mapveto');
+    expect(s.pool).toHaveLength(0);
+    expect(s.teamOne.players).toHaveLength(5);
+    expect(s.teamTwo.players).toHaveLength(5);
+    expect(s.turn).toBe('teamOne');
+    await expect.poll(() => last(spectator, 'MATCH_CHANGE_STATUS')).toEqual({ matchId, status: 'mapveto' });
+  });
+
+  it('map veto: only the captain on turn bans; banned and unknown maps are refused; a timeout bans at random', async () => {
+    const s = await state(spectator, matchId);
+    const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
+    const capOne = by(s.teamOne.captain._id);
+    const capTwo = by(s.teamTwo.captain._id);
+    const ban = (c: Client, mapKey: string) => ack(c, 'match-message', { event: 'ban-map', data: { matchId, mapKey } });
+    expect(await ban(capTwo, 'de_nuke')).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
+    expect(await ban(spectator, 'de_nuke')).toEqual({ ok: false, msg: 'NOT_A_PARTICIPANT' });
+    expect(await ban(capOne, 'de_cache')).toEqual({ ok: false, msg: 'INVALID_MAP' });
+    expect((await ban(capOne, 'de_nuke')).ok).toBe(true);
+    expect(await ban(capTwo, 'de_nuke')).toEqual({ ok: false, msg: 'MAP_ALREADY_BANNED' });
+    const mid = await state(spectator, matchId);
+    expect(mid.mapVeto.bans).toEqual([{ mapKey: 'de_nuke', team: 'teamOne' }]);
+    expect(mid.turn).toBe('teamTwo');
+    await advance(30_000); // team two's ban times out: a random map goes
+    const afterTimeout = await state(spectator, matchId);
+    expect(afterTimeout.mapVeto.bans).toHaveLength(2);
+    expect(afterTimeout.mapVeto.bans[1].team).toBe('teamTwo');
+    expect(afterTimeout.mapVeto.bans[1].mapKey).not.toBe('de_nuke');
+    // The rest by hand, alternating, until one map is left.
+    for (let i = 2; i < 6; i++) {
+      const cur = await state(spectator, matchId);
+      const banned = new Set(cur.mapVeto.bans.map((b) => b.mapKey));
+      const free = cur.mapVeto.pool.filter((m) => !banned.has(m.key));
+      expect((await ban(cur.turn === 'teamOne' ? capOne : capTwo, free[0].key)).ok).toBe(true);
+    }
+    await expect.poll(() => got(spectator, 'MATCH_SET_MAP').length).toBe(1);
+    const final = await state(spectator, matchId);
+    expect(final.status).toBe('active');
+    expect(final.map).toEqual(last(spectator, 'MATCH_SET_MAP').map);
+    expect(final.mapVeto.bans).toHaveLength(6);
+  });
+
+  it('the server is allocated: players see connect, spectators only GOTV', async () => {
+    await advance(0);
+    await expect.poll(() => got(spectator, 'MATCH_SERVER_AVAILABLE').length).toBe(1);
+    expect(last(spectator, 'MATCH_SERVER_AVAILABLE').connect).toBeUndefined();
+    expect(last(spectator, 'MATCH_SERVER_AVAILABLE').gotv).toMatch(/:\d+$/);
+    await expect.poll(() => last(ps[0], 'MATCH_SERVER_AVAILABLE')?.connect).toMatch(/:\d+$/);
+    expect((await state(spectator, matchId)).server).toEqual({ gotv: expect.any(String) });
+    expect((await state(ps[0], matchId)).server).toEqual({ gotv: expect.any(String), connect: expect.any(String) });
+    const rest = await t.app.inject({ method: 'GET', url: `/api/match/${matchId}` });
+    expect(rest.json().server.connect).toBeUndefined();
+    const mine = await t.app.inject({ method: 'GET', url: `/api/match/${matchId}`, headers: bearer(ps[0].user.token) });
+    expect(mine.json().server.connect).toMatch(/:\d+$/);
+  });
+
+  it('the simulator plays MR12 to the end; every player gets the right Elo and result', async () => {
+    for (let i = 0; i < 60 && (await matchRow(matchId)).status === 'active'; i++) await advance(1_000);
+    const m = await matchRow(matchId);
+    expect(m.status).toBe('finished');
+    const hi = Math.max(m.scoreOne, m.scoreTwo);
+    expect(hi).toBeGreaterThanOrEqual(13);
+    expect(m.winner).toBe(m.scoreOne > m.scoreTwo ? 'teamOne' : 'teamTwo');
+    const rounds = await t.app.ctx.db.select().from(matchRounds).where(eq(matchRounds.matchId, matchId));
+    expect(rounds.map((r) => r.round).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: m.scoreOne + m.scoreTwo }, (_, i) => i + 1),
+    );
+    const players = await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId));
+    const killsPerRound = rounds.reduce((s, r) => s + r.players.reduce((a, p) => a + p.kills, 0), 0);
+    expect(players.reduce((s, p) => s + p.kills, 0)).toBe(killsPerRound);
+    for (const p of ps) {
+      const row = players.find((x) => x.userId === p.user.id);
+      const won = row?.team === m.winner;
+      const before = eloBefore.get(p.user.id) as number;
+      const expected = before + (won ? 12 : -10);
+      const [u] = await t.app.ctx.db.select().from(users).where(eq(users.id, p.user.id));
+      expect(u.elo).toBe(expected);
+      expect(row).toMatchObject({ eloBefore: before, eloAfter: expected });
+      await expect.poll(() => got(p, 'PRIVATE_MATCH_RESULT').length).toBe(1);
+      expect(last(p, 'PRIVATE_MATCH_RESULT')).toEqual({ victory: won, oldElo: before, newElo: expected, matchId });
+    }
+    expect(got(spectator, 'MATCH_SCORE_UPDATE').length).toBeGreaterThanOrEqual(13);
+    expect(last(spectator, 'MATCH_CHANGE_STATUS')).toEqual({ matchId, status: 'finished' });
+    // Nothing left to fire, and the result is applied only once.
+    await advance(60_000);
+    const [again] = await t.app.ctx.db.select().from(users).where(eq(users.id, ps[0].user.id));
+    expect(got(ps[0], 'PRIVATE_MATCH_RESULT')).toHaveLength(1);
+    expect(again.elo).toBe(eloBefore.get(ps[0].user.id)! + (last(ps[0], 'PRIVATE_MATCH_RESULT').victory ? 12 : -10));
+    const pending = (await t.app.ctx.db.select().from(jobs)).filter((j) => j.firedAt === null);
+    expect(pending).toHaveLength(0);
+  });
+
+  it('lists matches and a player history; the card figures come from stats', async () => {
+    const list = await t.app.inject({ method: 'GET', url: '/api/match?status=finished' });
+    expect(list.json()).toMatchObject({ totalDocs: 1, docs: [{ _id: matchId, status: 'finished' }] });
+    const live = await t.app.inject({ method: 'GET', url: '/api/match?status=live' });
+    expect(live.json()).toEqual({ docs: [], totalDocs: 0 });
+    const mine = await t.app.inject({ method: 'GET', url: `/api/match/user/${ps[0].user.id}/?page=1&limit=5` });
+    const doc = mine.json().docs[0];
+    expect(mine.json().totalDocs).toBe(1);
+    expect(doc.player.eloAfter - doc.player.eloBefore).toBe(doc.player.victory ? 12 : -10);
+    expect((await t.app.inject({ method: 'GET', url: '/api/match?limit=1000' })).statusCode).toBe(422);
+    expect((await t.app.inject({ method: 'GET', url: '/api/match/nope' })).json()).toEqual({ errors: { msg: 'NOT_FOUND' } });
+    const { playerSummary, recentResults } = await import('./stats');
+    const summary = await playerSummary(t.app.ctx, ps[0].user.id);
+    expect(summary).toMatchObject({ matches: 1, wins: doc.player.victory ? 1 : 0, kills: doc.player.kills });
+    expect(await recentResults(t.app.ctx, ps[0].user.id)).toEqual([doc.player.victory ? 'W' : 'L']);
+    // Players are free to queue again.
+    expect((await queue(ps[0], 'join')).ok).toBe(true);
+    await queue(ps[0], 'leave');
+  });
+
+  it('help reaches every online admin; spectators cannot send it', async () => {
+    const admin = await player({ role: 'ADMIN' });
+    expect(await ack(spectator, 'match-message', { event: 'help', data: { matchId, msg: 'hi' } })).toEqual({
+      ok: false,
+      msg: 'NOT_A_PARTICIPANT',
+    });
+    expect(await ack(ps[1], 'match-message', { event: 'help', data: { matchId, msg: '  ' } })).toEqual({
+      ok: false,
+      msg: 'IS_EMPTY',
+    });
+    const help = nextEvent(admin.socket, 'ADMIN_HELP');
+    expect((await ack(ps[1], 'match-message', { event: 'help', data: { matchId, msg: 'server lags' } })).ok).toBe(true);
+    expect(await help).toEqual({ username: ps[1].user.name, msg: 'server lags', matchId });
+    close([...ps, spectator, admin]);
+  });
+});
+
+describe('game server webhook', () => {
+  it('ingests MatchZy events with the per-match secret; duplicates and other matches change nothing', async () => {
+    const fake: GameServerProvider = {
+      name: 'fake',
+      allocate: async () => ({ connect: '10.0.0.1:27015', gotv: '10.0.0.1:27020' }),
+      release: async () => {},
+    };
+    setProvider(t.app.ctx, fake);
+    const ps = await tenInAcceptPhase();
+    const matchId = await allAccept(ps);
+    for (let i = 0; i < 20 && (await matchRow(matchId)).status !== 'active'; i++) await advance(30_000);
+    const m = await matchRow(matchId);
+    expect(m.status).toBe('active');
+    expect(m.serverConnect).toBe('10.0.0.1:27015');
+    const players = await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId));
+    const post = (body: unknown, secret = m.serverSecret as string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/gameservers/events/${matchId}`,
+        headers: { authorization: `Bearer ${secret}` },
+        payload: body as object,
+      });
+    const line = (team: string, kills: number) => ({
+      score: 0,
+      players: players
+        .filter((p) => p.team === team)
+        .map((p) => ({ steamid: p.userId, name: p.name, stats: { kills, deaths: 1, assists: 0, damage: 100 * kills, headshot_kills: kills } })),
+    });
+    const round1 = {
+      event: 'round_end',
+      matchid: matchId,
+      map_number: 0,
+      round_number: 1,
+      winner: { side: 'ct', team: 'team1' },
+      team1: { ...line('teamOne', 1), score: 1 },
+      team2: { ...line('teamTwo', 0), score: 0 },
+    };
+    expect((await post(round1, 'wrong')).json()).toEqual({ errors: { msg: 'UNAUTHORIZED' } });
+    expect((await post({ event: 'going_live', matchid: matchId, map_number: 0 })).json()).toEqual({
+      accepted: true,
+      event: 'going_live',
+    });
+    expect((await post(round1)).json()).toEqual({ accepted: true, event: 'round_end' });
+    expect((await post(round1)).json()).toEqual({ accepted: false, reason: 'duplicate' });
+    expect((await post({ ...round1, matchid: 'another-match', round_number: 2 })).json()).toEqual({
+      accepted: false,
+      reason: 'other-match',
+    });
+    expect((await post({ event: 'player_death', matchid: matchId })).json()).toEqual({ accepted: false, reason: 'unhandled' });
+    expect((await post({ event: 'round_end', matchid: matchId, round_number: 'x' })).statusCode).toBe(422);
+    let row = await matchRow(matchId);
+    expect([row.round, row.scoreOne, row.scoreTwo]).toEqual([1, 1, 0]);
+    const after1 = await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId));
+    expect(after1.filter((p) => p.team === 'teamOne').every((p) => p.kills === 1 && p.headshots === 1)).toBe(true);
+    expect(await t.app.ctx.db.select().from(matchRounds).where(eq(matchRounds.matchId, matchId))).toHaveLength(1);
+
+    const result = {
+      event: 'map_result',
+      matchid: matchId,
+      map_number: 0,
+      team1: { score: 13 },
+      team2: { score: 7 },
+      winner: { side: 'ct', team: 'team1' },
+    };
+    expect((await post(result)).json()).toEqual({ accepted: true, event: 'map_result' });
+    expect((await post({ event: 'series_end', matchid: matchId, winner: { team: 'team1' } })).json()).toEqual({
+      accepted: false,
+      reason: 'not-live',
+    });
+    row = await matchRow(matchId);
+    expect([row.status, row.winner, row.scoreOne, row.scoreTwo]).toEqual(['finished', 'teamOne', 13, 7]);
+    const done = await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId));
+    for (const p of done) expect(p.eloAfter! - p.eloBefore!).toBe(p.team === 'teamOne' ? 12 : -10);
+    expect((await t.app.inject({ method: 'POST', url: '/api/gameservers/events/nope', payload: { event: 'x' } })).statusCode).toBe(404);
+    setProvider(t.app.ctx, new SimulatorProvider(t.app.ctx));
+    close(ps);
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * Match room transport: socket `join-match` / `leave-match` / `match-message` and the public REST
+ * reads `GET /api/match/:id`, `GET /api/match` and `GET /api/match/user/:userId/`. Registers the
+ * pick/ban deadline handlers and runs the job scheduler (started onReady, stopped on close).
+ */
+import {
+  errorBodySchema,
+  LIVE_MATCH_STATUSES,
+  matchListQuerySchema,
+  matchMessageSchema,
+  matchRoomPayloadSchema,
+  matchStateSchema,
+  matchSummarySchema,
+  pagedSchema,
+  userMatchSchema,
+} from '@openpug/shared';
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { jobsOf } from '../../jobs';
+import { unauthorized } from '../../lib/errors';
+import { matchPlayers, matches } from './schema';
+import {
+  BAN_JOB,
+  banMap,
+  banTimedOut,
+  getMatchState,
+  matchRoom,
+  PICK_JOB,
+  pickPlayer,
+  pickTimedOut,
+  requestHelp,
+} from './service';
+import { buildSummary, type PlayerRow } from './state';
+
+/** `<matchId>:<index>` → parts (match ids are uuids without colons). */
+function splitKey(key: string): [string, number] {
+  const i = key.lastIndexOf(':');
+  return [key.slice(0, i), Number(key.slice(i + 1))];
+}
+
+async function playersOf(ctx: AppContext, ids: string[]): Promise<Map<string, PlayerRow[]>> {
+  const byMatch = new Map<string, PlayerRow[]>();
+  if (ids.length === 0) return byMatch;
+  const rows = await ctx.db.select().from(matchPlayers).where(inArray(matchPlayers.matchId, ids));
+  for (const r of rows) {
+    const list = byMatch.get(r.matchId) ?? [];
+    list.push(r);
+    byMatch.set(r.matchId, list);
+  }
+  return byMatch;
+}
+
+export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const jobs = jobsOf(ctx);
+    jobs.handle(PICK_JOB, async (job, tx, after) => {
+      const [matchId, index] = splitKey(job.key);
+      await pickTimedOut(ctx, tx, after, matchId, index);
+    });
+    jobs.handle(BAN_JOB, async (job, tx, after) => {
+      const [matchId, index] = splitKey(job.key);
+      await banTimedOut(ctx, tx, after, matchId, index);
+    });
+    app.addHook('onReady', () => jobs.start());
+    app.addHook('preClose', () => jobs.stop());
+
+    // ---- socket ----
+    ctx.realtime.on(
+      'join-match',
+      matchRoomPayloadSchema,
+      async (socket, { matchId }) => {
+        const state = await getMatchState(ctx, matchId, socket.data.userId ?? null);
+        await socket.join(matchRoom(matchId));
+        socket.emit('MATCH_STATE', state);
+        return state;
+      },
+      { auth: false },
+    );
+    ctx.realtime.on(
+      'leave-match',
+      matchRoomPayloadSchema,
+      async (socket, { matchId }) => {
+        await socket.leave(matchRoom(matchId));
+        return { left: matchId };
+      },
+      { auth: false },
+    );
+    ctx.realtime.on(
+      'match-message',
+      matchMessageSchema,
+      async (socket, message) => {
+        const userId = socket.data.userId ?? null;
+        if (message.event === 'get-state') {
+          const state = await getMatchState(ctx, message.data.matchId, userId);
+          socket.emit('MATCH_STATE', state);
+          return state;
+        }
+        if (!userId) throw unauthorized();
+        switch (message.event) {
+          case 'pick-player':
+            await pickPlayer(ctx, userId, message.data.matchId, message.data.pickedId);
+            return { done: true };
+          case 'ban-map':
+            await banMap(ctx, userId, message.data.matchId, message.data.mapKey);
+            return { done: true };
+          case 'help':
+            await requestHelp(ctx, userId, message.data.matchId, message.data.msg);
+            return { done: true };
+        }
+      },
+      { auth: false },
+    );
+
+    // ---- REST ----
+    const idParams = z.object({ id: z.string().min(1).max(64) });
+    app.get(
+      '/api/match/:id',
+      {
+        schema: {
+          tags: ['matches'],
+          summary: 'Match state (public; players of the match also get the connect address)',
+          params: idParams,
+          response: { 200: matchStateSchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => getMatchState(ctx, request.params.id, request.userId),
+    );
+
+    app.get(
+      '/api/match',
+      {
+        schema: {
+          tags: ['matches'],
+          summary: 'Matches, newest first (status=live for running ones)',
+          querystring: matchListQuerySchema,
+          response: { 200: pagedSchema(matchSummarySchema) },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const where: SQL | undefined =
+          q.status === 'live'
+            ? inArray(matches.status, [...LIVE_MATCH_STATUSES])
+            : q.status
+              ? eq(matches.status, q.status)
+              : undefined;
+        const [{ total }] = await ctx.db.select({ total: count() }).from(matches).where(where);
+        const rows = await ctx.db
+          .select()
+          .from(matches)
+          .where(where)
+          .orderBy(q.order === 1 ? matches.createdAt : desc(matches.createdAt))
+          .limit(q.limit)
+          .offset((q.page - 1) * q.limit);
+        const players = await playersOf(
+          ctx,
+          rows.map((r) => r.id),
+        );
+        return { docs: rows.map((m) => buildSummary(m, players.get(m.id) ?? [])), totalDocs: Number(total) };
+      },
+    );
+
+    const userMatches = async (request: {
+      params: { userId: string };
+      query: z.infer<typeof matchListQuerySchema>;
+    }) => {
+      const q = request.query;
+      const conds: SQL[] = [eq(matchPlayers.userId, request.params.userId)];
+      if (q.status === 'live') conds.push(inArray(matches.status, [...LIVE_MATCH_STATUSES]));
+      else if (q.status) conds.push(eq(matches.status, q.status));
+      const where = and(...conds);
+      const [{ total }] = await ctx.db
+        .select({ total: count() })
+        .from(matchPlayers)
+        .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+        .where(where);
+      const rows = await ctx.db
+        .select({ match: matches, player: matchPlayers })
+        .from(matchPlayers)
+        .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+        .where(where)
+        .orderBy(q.order === 1 ? matches.createdAt : desc(matches.createdAt))
+        .limit(q.limit)
+        .offset((q.page - 1) * q.limit);
+      const players = await playersOf(
+        ctx,
+        rows.map((r) => r.match.id),
+      );
+      return {
+        docs: rows.map(({ match, player }) => ({
+          ...buildSummary(match, players.get(match.id) ?? []),
+          player: {
+            team: player.team,
+            victory:
+              match.status === 'finished' && match.winner !== 'draw' && match.winner !== null
+                ? match.winner === player.team
+                : null,
+            kills: player.kills,
+            deaths: player.deaths,
+            assists: player.assists,
+            eloBefore: player.eloBefore,
+            eloAfter: player.eloAfter,
+          },
+        })),
+        totalDocs: Number(total),
+      };
+    };
+    const userSchema = {
+      tags: ['matches'],
+      summary: "A player's matches, newest first",
+      params: z.object({ userId: z.string().min(1).max(64) }),
+      querystring: matchListQuerySchema,
+      response: { 200: pagedSchema(userMatchSchema) },
+    };
+    app.get('/api/match/user/:userId/', { schema: userSchema }, userMatches);
+    app.get('/api/match/user/:userId', { schema: { ...userSchema, hide: true } }, userMatches);
+  };
+}

@@ -1,0 +1,585 @@
+/**
+ * Matches: owns the match room state machine — playerveto (captain picks) → mapveto (bans) →
+ * active (game server, live score) → finished (Elo) | cancelled. Every turn has a persisted
+ * deadline (jobs `match.pick` / `match.ban`); a captain acting in time cancels it, otherwise it
+ * fires once and auto-picks the highest-rated player / bans a random map. Each change commits in
+ * one transaction holding the match row (SELECT … FOR UPDATE), then the room gets its events and
+ * a fresh MATCH_STATE (per viewer: only participants see `server.connect`).
+ *
+ * Used by: queue (createMatch, findLiveMatchId), gameservers (setServer, applyRound, finishMatch,
+ * cancelMatch). Other modules read results through stats.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  LIVE_MATCH_STATUSES,
+  type MapInfo,
+  type MatchState,
+  type PlayerStats,
+  type TeamKey,
+  type UserStatusPatch,
+} from '@openpug/shared';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { adjustElo, findUserById, findUserIdsByRole, findUsersByIds } from '../accounts/service';
+import { eloDelta, eloRulesFromConfig } from '../rating/elo';
+import { autoPick, banTurn, chooseCaptains, DEFAULT_MAP_POOL, pickTurn, remainingMaps } from './rules';
+import { type RoundPlayerStats, maps, matchPlayers, matches, matchRounds } from './schema';
+import { buildState, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
+
+export const PICK_JOB = 'match.pick';
+export const BAN_JOB = 'match.ban';
+export const ALLOCATE_JOB = 'match.allocate';
+
+export const matchRoom = (matchId: string) => `match:${matchId}`;
+
+// ---- reading -----------------------------------------------------------------------------------
+
+export async function loadMatch(
+  db: Db,
+  matchId: string,
+  lock = false,
+): Promise<{ match: MatchRow; players: PlayerRow[] } | null> {
+  const q = db.select().from(matches).where(eq(matches.id, matchId));
+  const [match] = lock ? await q.for('update') : await q;
+  if (!match) return null;
+  const players = await db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId));
+  return { match, players };
+}
+
+/** The match a user is playing right now (playerveto, mapveto or active), if any. */
+export async function findLiveMatchId(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: matches.id })
+    .from(matchPlayers)
+    .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+    .where(and(eq(matchPlayers.userId, userId), inArray(matches.status, [...LIVE_MATCH_STATUSES])))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export async function getMatchState(ctx: AppContext, matchId: string, viewerId: string | null): Promise<MatchState> {
+  const found = await loadMatch(ctx.db, matchId);
+  if (!found) throw notFound();
+  const participant = !!viewerId && found.players.some((p) => p.userId === viewerId && p.team !== null);
+  return buildState(found.match, found.players, participant);
+}
+
+/** The map pool for a new match: MATCH_MAP_POOL if set, else the active stored maps. */
+export async function mapPoolFor(db: Db, config: AppContext['config']): Promise<MapInfo[]> {
+  const rows = await db.select().from(maps).orderBy(asc(maps.sortOrder), asc(maps.key));
+  const nameOf = (key: string) =>
+    rows.find((r) => r.key === key)?.name ?? DEFAULT_MAP_POOL.find((m) => m.key === key)?.name ?? key;
+  if (config.MATCH_MAP_POOL) {
+    const keys = [...new Set(config.MATCH_MAP_POOL.split(',').map((k) => k.trim()).filter(Boolean))];
+    if (keys.length > 0) return keys.map((key) => ({ key, name: nameOf(key) }));
+  }
+  const active = rows.filter((r) => r.active).map((r) => ({ key: r.key, name: r.name }));
+  return active.length > 0 ? active : DEFAULT_MAP_POOL;
+}
+
+// ---- publishing --------------------------------------------------------------------------------
+
+/** Sends MATCH_STATE to everyone in the room; participants get `server.connect`, others not. */
+export async function publishState(ctx: AppContext, matchId: string): Promise<void> {
+  const found = await loadMatch(ctx.db, matchId);
+  if (!found) return;
+  const members = new Set(found.players.filter((p) => p.team !== null).map((p) => p.userId));
+  const sockets = await ctx.realtime.io.in(matchRoom(matchId)).fetchSockets();
+  if (sockets.length === 0) return;
+  const full = buildState(found.match, found.players, true);
+  const open = buildState(found.match, found.players, false);
+  for (const s of sockets) s.emit('MATCH_STATE', s.data.userId && members.has(s.data.userId) ? full : open);
+}
+
+function patchAll(ctx: AppContext, after: After, userIds: readonly string[], patch: (id: string) => UserStatusPatch) {
+  after.add(async () => {
+    for (const userId of userIds) await ctx.bus.emit('status.patch', { userId, patch: patch(userId) });
+  });
+}
+
+const clearedMatch = {
+  active: false,
+  matchId: null,
+  status: null,
+  map: null,
+  score: { teamOne: 0, teamTwo: 0 },
+} as const;
+
+// ---- creation ----------------------------------------------------------------------------------
+
+/**
+ * Creates a match for ten accepted players inside the caller's transaction (the queue's) and arms
+ * the first pick deadline. Captains: the two highest-rated (random tie-break); the lower-rated one
+ * leads team one and picks first.
+ */
+export async function createMatch(ctx: AppContext, tx: Db, after: After, userIds: readonly string[]): Promise<string> {
+  const users = await findUsersByIds(tx, userIds);
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const rated = userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? 200 }));
+  const captains = chooseCaptains(rated);
+  const now = ctx.clock.now();
+  const id = randomUUID();
+  const order = ctx.config.PICK_ORDER;
+  const deadline = now + ctx.config.PICK_TIMEOUT_MS;
+  const nameOf = (uid: string) => byId.get(uid)?.name ?? 'player';
+  await tx.insert(matches).values({
+    id,
+    status: 'playerveto',
+    createdAt: now,
+    teamOneName: `Team ${nameOf(captains.teamOne)}`,
+    teamTwoName: `Team ${nameOf(captains.teamTwo)}`,
+    turn: pickTurn(order, 0),
+    deadline,
+    pickIndex: 0,
+    pickOrder: order,
+    mapPool: await mapPoolFor(tx, ctx.config),
+    bans: [],
+  });
+  await tx.insert(matchPlayers).values(
+    userIds.map((uid) => {
+      const u = byId.get(uid);
+      const team: TeamKey | null =
+        uid === captains.teamOne ? 'teamOne' : uid === captains.teamTwo ? 'teamTwo' : null;
+      return {
+        matchId: id,
+        userId: uid,
+        team,
+        captain: team !== null,
+        pickNo: team !== null ? 0 : null,
+        name: u?.name ?? 'player',
+        avatar: u?.avatar ?? null,
+        steamId: u?.steamId ?? null,
+        elo: u?.elo ?? 200,
+      };
+    }),
+  );
+  await jobsOf(ctx).schedule(tx, after, PICK_JOB, `${id}:0`, deadline);
+  patchAll(ctx, after, userIds, (uid) => ({
+    inQueue: false,
+    match: { active: true, matchId: id, status: 'playerveto', map: null, score: { teamOne: 0, teamTwo: 0 } },
+    teamOne: uid === captains.teamOne,
+  }));
+  return id;
+}
+
+// ---- actions -----------------------------------------------------------------------------------
+
+function assertCaptainOnTurn(match: MatchRow, players: readonly PlayerRow[], userId: string): void {
+  const me = players.find((p) => p.userId === userId);
+  if (!me) throw forbidden('NOT_A_PARTICIPANT');
+  if (!me.captain || me.team !== match.turn) throw forbidden('NOT_YOUR_TURN');
+}
+
+/** A captain picks a player from the pool. */
+export async function pickPlayer(ctx: AppContext, userId: string, matchId: string, pickedId: string): Promise<void> {
+  await inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      const found = await loadMatch(tx, matchId, true);
+      if (!found) throw notFound();
+      const { match, players } = found;
+      if (match.status !== 'playerveto') throw conflict('WRONG_MATCH_PHASE');
+      assertCaptainOnTurn(match, players, userId);
+      const picked = players.find((p) => p.userId === pickedId);
+      if (!picked || picked.team !== null) throw badRequest('INVALID_PICK');
+      await jobsOf(ctx).cancel(tx, after, PICK_JOB, `${matchId}:${match.pickIndex}`);
+      await applyPick(ctx, tx, after, match, players, picked, false);
+    },
+    logOf(ctx),
+  );
+}
+
+/** Deadline of pick `index`: the highest-rated player left goes to the captain on turn. */
+export async function pickTimedOut(ctx: AppContext, tx: Db, after: After, matchId: string, index: number) {
+  const found = await loadMatch(tx, matchId, true);
+  if (!found) return;
+  const { match, players } = found;
+  if (match.status !== 'playerveto' || match.pickIndex !== index) return; // stale
+  const choice = autoPick(players.filter((p) => p.team === null).map((p) => ({ id: p.userId, elo: p.elo })));
+  const row = choice && players.find((p) => p.userId === choice.id);
+  if (row) await applyPick(ctx, tx, after, match, players, row, true);
+}
+
+async function applyPick(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  match: MatchRow,
+  players: PlayerRow[],
+  picked: PlayerRow,
+  auto: boolean,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const picks: { player: PlayerRow; team: TeamKey; auto: boolean }[] = [];
+  let index = match.pickIndex;
+  const take = async (p: PlayerRow, isAuto: boolean) => {
+    const team = pickTurn(match.pickOrder, index) ?? 'teamOne';
+    index++;
+    await tx
+      .update(matchPlayers)
+      .set({ team, pickNo: index })
+      .where(and(eq(matchPlayers.matchId, match.id), eq(matchPlayers.userId, p.userId)));
+    p.team = team;
+    p.pickNo = index;
+    picks.push({ player: p, team, auto: isAuto });
+  };
+  await take(picked, auto);
+  // The last player has nowhere else to go: assign them at once.
+  const left = players.filter((p) => p.team === null);
+  if (left.length === 1) await take(left[0], true);
+
+  const done = players.every((p) => p.team !== null);
+  let status: MatchRow['status'] = 'playerveto';
+  let turn: TeamKey | null;
+  let deadline: number;
+  if (done && match.mapPool.length <= 1) {
+    // A one-map pool needs no veto.
+    await tx.update(matches).set({ pickIndex: index }).where(eq(matches.id, match.id));
+    after.add(() => {
+      for (const p of picks)
+        ctx.realtime.toRoom(matchRoom(match.id), 'MATCH_PICK_PLAYER', {
+          matchId: match.id,
+          team: p.team,
+          player: toPlayer(p.player),
+          auto: p.auto,
+        });
+    });
+    await setMap(ctx, tx, after, match, players, match.mapPool[0] ?? DEFAULT_MAP_POOL[0]);
+    return;
+  }
+  if (done) {
+    status = 'mapveto';
+    turn = banTurn(0);
+    deadline = now + ctx.config.BAN_TIMEOUT_MS;
+    await jobsOf(ctx).schedule(tx, after, BAN_JOB, `${match.id}:0`, deadline);
+  } else {
+    turn = pickTurn(match.pickOrder, index);
+    deadline = now + ctx.config.PICK_TIMEOUT_MS;
+    await jobsOf(ctx).schedule(tx, after, PICK_JOB, `${match.id}:${index}`, deadline);
+  }
+  await tx.update(matches).set({ pickIndex: index, status, turn, deadline }).where(eq(matches.id, match.id));
+
+  const room = matchRoom(match.id);
+  after.add(() => {
+    for (const p of picks)
+      ctx.realtime.toRoom(room, 'MATCH_PICK_PLAYER', {
+        matchId: match.id,
+        team: p.team,
+        player: toPlayer(p.player),
+        auto: p.auto,
+      });
+    if (done) ctx.realtime.toRoom(room, 'MATCH_CHANGE_STATUS', { matchId: match.id, status });
+    ctx.realtime.toRoom(room, 'MATCH_SET_COUNTDOWN', { matchId: match.id, deadline, turn });
+  });
+  after.add(() => publishState(ctx, match.id));
+  patchAll(
+    ctx,
+    after,
+    picks.map((p) => p.player.userId),
+    (uid) => ({ teamOne: picks.find((p) => p.player.userId === uid)?.team === 'teamOne' }),
+  );
+  if (done)
+    patchAll(
+      ctx,
+      after,
+      players.map((p) => p.userId),
+      () => ({ match: { status: 'mapveto' } }),
+    );
+}
+
+/** A captain bans a map. */
+export async function banMap(ctx: AppContext, userId: string, matchId: string, mapKey: string): Promise<void> {
+  await inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      const found = await loadMatch(tx, matchId, true);
+      if (!found) throw notFound();
+      const { match, players } = found;
+      if (match.status !== 'mapveto') throw conflict('WRONG_MATCH_PHASE');
+      assertCaptainOnTurn(match, players, userId);
+      if (!match.mapPool.some((m) => m.key === mapKey)) throw badRequest('INVALID_MAP');
+      if (match.bans.some((b) => b.mapKey === mapKey)) throw conflict('MAP_ALREADY_BANNED');
+      await jobsOf(ctx).cancel(tx, after, BAN_JOB, `${matchId}:${match.bans.length}`);
+      await applyBan(ctx, tx, after, match, players, mapKey, false);
+    },
+    logOf(ctx),
+  );
+}
+
+/** Deadline of ban `index`: a random remaining map is banned for the team on turn. */
+export async function banTimedOut(ctx: AppContext, tx: Db, after: After, matchId: string, index: number) {
+  const found = await loadMatch(tx, matchId, true);
+  if (!found) return;
+  const { match, players } = found;
+  if (match.status !== 'mapveto' || match.bans.length !== index) return; // stale
+  const left = remainingMaps(match.mapPool, match.bans);
+  if (left.length === 0) return;
+  const pick = left[Math.floor(Math.random() * left.length)];
+  await applyBan(ctx, tx, after, match, players, pick.key, true);
+}
+
+async function applyBan(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  match: MatchRow,
+  players: PlayerRow[],
+  mapKey: string,
+  auto: boolean,
+): Promise<void> {
+  const team = banTurn(match.bans.length);
+  const bans = [...match.bans, { mapKey, team }];
+  const left = remainingMaps(match.mapPool, bans);
+  const room = matchRoom(match.id);
+  after.add(() => ctx.realtime.toRoom(room, 'MATCH_BAN_MAP', { matchId: match.id, team, mapKey, auto }));
+  if (left.length > 1) {
+    const deadline = ctx.clock.now() + ctx.config.BAN_TIMEOUT_MS;
+    const turn = banTurn(bans.length);
+    await tx.update(matches).set({ bans, turn, deadline }).where(eq(matches.id, match.id));
+    await jobsOf(ctx).schedule(tx, after, BAN_JOB, `${match.id}:${bans.length}`, deadline);
+    after.add(() => ctx.realtime.toRoom(room, 'MATCH_SET_COUNTDOWN', { matchId: match.id, deadline, turn }));
+    after.add(() => publishState(ctx, match.id));
+    return;
+  }
+  await tx.update(matches).set({ bans }).where(eq(matches.id, match.id));
+  await setMap(ctx, tx, after, { ...match, bans }, players, left[0]);
+}
+
+/** The last map is played: the match becomes active and a game server is requested. */
+async function setMap(ctx: AppContext, tx: Db, after: After, match: MatchRow, players: PlayerRow[], map: MapInfo) {
+  await tx
+    .update(matches)
+    .set({ mapKey: map.key, mapName: map.name, status: 'active', turn: null, deadline: null })
+    .where(eq(matches.id, match.id));
+  await jobsOf(ctx).schedule(tx, after, ALLOCATE_JOB, match.id, ctx.clock.now());
+  const room = matchRoom(match.id);
+  after.add(() => {
+    ctx.realtime.toRoom(room, 'MATCH_SET_MAP', { matchId: match.id, map });
+    ctx.realtime.toRoom(room, 'MATCH_CHANGE_STATUS', { matchId: match.id, status: 'active' });
+    ctx.realtime.toRoom(room, 'MATCH_SET_COUNTDOWN', { matchId: match.id, deadline: null, turn: null });
+  });
+  after.add(() => publishState(ctx, match.id));
+  patchAll(
+    ctx,
+    after,
+    players.map((p) => p.userId),
+    () => ({ match: { status: 'active', map: map.name } }),
+  );
+}
+
+/** The game server is ready: store its addresses and tell the room (connect only to players). */
+export async function setServer(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+  server: { provider: string; connect: string; gotv: string; secret: string },
+): Promise<void> {
+  await tx
+    .update(matches)
+    .set({
+      provider: server.provider,
+      serverConnect: server.connect,
+      serverGotv: server.gotv,
+      serverSecret: server.secret,
+    })
+    .where(eq(matches.id, matchId));
+  const found = await loadMatch(tx, matchId);
+  const members = new Set(found?.players.map((p) => p.userId) ?? []);
+  after.add(async () => {
+    const sockets = await ctx.realtime.io.in(matchRoom(matchId)).fetchSockets();
+    for (const s of sockets) {
+      const participant = !!s.data.userId && members.has(s.data.userId);
+      s.emit('MATCH_SERVER_AVAILABLE', {
+        matchId,
+        gotv: server.gotv,
+        ...(participant ? { connect: server.connect } : {}),
+      });
+    }
+  });
+  after.add(() => publishState(ctx, matchId));
+}
+
+/** Applies one round's result (ingestion): score, per-player totals and the round's own numbers. */
+export async function applyRound(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  match: MatchRow,
+  players: PlayerRow[],
+  round: {
+    number: number;
+    score: { teamOne: number; teamTwo: number };
+    winner: TeamKey | null;
+    /** Cumulative totals per user id after this round. */
+    totals: Map<string, Omit<RoundPlayerStats, 'userId'>>;
+  },
+): Promise<void> {
+  const perRound: RoundPlayerStats[] = [];
+  for (const p of players) {
+    const t = round.totals.get(p.userId);
+    if (!t) continue;
+    perRound.push({
+      userId: p.userId,
+      kills: Math.max(0, t.kills - p.kills),
+      deaths: Math.max(0, t.deaths - p.deaths),
+      assists: Math.max(0, t.assists - p.assists),
+      damage: Math.max(0, t.damage - p.damage),
+      headshots: Math.max(0, t.headshots - p.headshots),
+    });
+    Object.assign(p, t);
+    await tx
+      .update(matchPlayers)
+      .set(t)
+      .where(and(eq(matchPlayers.matchId, match.id), eq(matchPlayers.userId, p.userId)));
+  }
+  await tx
+    .insert(matchRounds)
+    .values({
+      matchId: match.id,
+      round: round.number,
+      scoreOne: round.score.teamOne,
+      scoreTwo: round.score.teamTwo,
+      winner: round.winner,
+      players: perRound,
+      createdAt: ctx.clock.now(),
+    })
+    .onConflictDoNothing();
+  await tx
+    .update(matches)
+    .set({ round: round.number, scoreOne: round.score.teamOne, scoreTwo: round.score.teamTwo })
+    .where(eq(matches.id, match.id));
+  match.round = round.number;
+  match.scoreOne = round.score.teamOne;
+  match.scoreTwo = round.score.teamTwo;
+  const stats: PlayerStats[] = toStats(players);
+  after.add(() =>
+    ctx.realtime.toRoom(matchRoom(match.id), 'MATCH_SCORE_UPDATE', {
+      matchId: match.id,
+      score: round.score,
+      round: round.number,
+      stats,
+    }),
+  );
+  after.add(() => publishState(ctx, match.id));
+  patchAll(
+    ctx,
+    after,
+    players.map((p) => p.userId),
+    () => ({ match: { score: round.score } }),
+  );
+}
+
+/** Marks the match live (going_live). */
+export async function markLive(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
+  await tx
+    .update(matches)
+    .set({ liveAt: ctx.clock.now() })
+    .where(and(eq(matches.id, matchId), isNull(matches.liveAt)));
+  after.add(() => publishState(ctx, matchId));
+}
+
+/**
+ * The result: winners +ELO_WIN, losers −ELO_LOSS (a draw changes nothing), stored per player with
+ * Elo before/after; each player gets PRIVATE_MATCH_RESULT. Runs once: a finished match is left alone.
+ */
+export async function finishMatch(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  match: MatchRow,
+  players: PlayerRow[],
+  winner: TeamKey | 'draw',
+  score?: { teamOne: number; teamTwo: number },
+): Promise<void> {
+  if (match.status !== 'active') return;
+  const rules = eloRulesFromConfig(ctx.config);
+  const results: { userId: string; victory: boolean; oldElo: number; newElo: number }[] = [];
+  for (const p of players) {
+    const victory = winner === 'draw' ? null : p.team === winner;
+    const delta = eloDelta(victory, rules);
+    const elo = (await adjustElo(tx, p.userId, delta)) ?? { before: p.elo, after: p.elo };
+    await tx
+      .update(matchPlayers)
+      .set({ eloBefore: elo.before, eloAfter: elo.after })
+      .where(and(eq(matchPlayers.matchId, match.id), eq(matchPlayers.userId, p.userId)));
+    results.push({ userId: p.userId, victory: victory === true, oldElo: elo.before, newElo: elo.after });
+  }
+  const finishedAt = ctx.clock.now();
+  await tx
+    .update(matches)
+    .set({
+      status: 'finished',
+      winner,
+      finishedAt,
+      turn: null,
+      deadline: null,
+      ...(score ? { scoreOne: score.teamOne, scoreTwo: score.teamTwo } : {}),
+    })
+    .where(eq(matches.id, match.id));
+  match.status = 'finished';
+  after.add(() => {
+    for (const r of results)
+      ctx.realtime.toUser(r.userId, 'PRIVATE_MATCH_RESULT', {
+        victory: r.victory,
+        oldElo: r.oldElo,
+        newElo: r.newElo,
+        matchId: match.id,
+      });
+    ctx.realtime.toRoom(matchRoom(match.id), 'MATCH_CHANGE_STATUS', { matchId: match.id, status: 'finished' });
+  });
+  after.add(() => publishState(ctx, match.id));
+  patchAll(
+    ctx,
+    after,
+    players.map((p) => p.userId),
+    () => ({ match: { ...clearedMatch }, teamOne: false }),
+  );
+}
+
+/** Cancels a live match (no Elo change): the room gets MATCH_CANCELLED, players are free again. */
+export async function cancelMatchTx(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+  reason: string,
+): Promise<boolean> {
+  const found = await loadMatch(tx, matchId, true);
+  if (!found || !(LIVE_MATCH_STATUSES as readonly string[]).includes(found.match.status)) return false;
+  await tx
+    .update(matches)
+    .set({ status: 'cancelled', cancelReason: reason, turn: null, deadline: null, finishedAt: ctx.clock.now() })
+    .where(eq(matches.id, matchId));
+  after.add(() => {
+    ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_CANCELLED', { matchId, reason });
+    ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_CHANGE_STATUS', { matchId, status: 'cancelled' });
+  });
+  after.add(() => publishState(ctx, matchId));
+  patchAll(
+    ctx,
+    after,
+    found.players.map((p) => p.userId),
+    () => ({ match: { ...clearedMatch }, teamOne: false }),
+  );
+  return true;
+}
+
+export function cancelMatch(ctx: AppContext, matchId: string, reason: string): Promise<boolean> {
+  return inTransaction(ctx.db, (tx, after) => cancelMatchTx(ctx, tx, after, matchId, reason), logOf(ctx));
+}
+
+/** A participant asks for an admin: every online admin gets ADMIN_HELP in their private room. */
+export async function requestHelp(ctx: AppContext, userId: string, matchId: string, msg: string): Promise<void> {
+  const found = await loadMatch(ctx.db, matchId);
+  if (!found) throw notFound();
+  const me = found.players.find((p) => p.userId === userId);
+  if (!me) throw forbidden('NOT_A_PARTICIPANT');
+  const user = await findUserById(ctx.db, userId);
+  const admins = await findUserIdsByRole(ctx.db, 'ADMIN');
+  for (const adminId of admins)
+    ctx.realtime.toUser(adminId, 'ADMIN_HELP', { username: user?.name ?? me.name, msg, matchId });
+}

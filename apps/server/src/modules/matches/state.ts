@@ -1,0 +1,77 @@
+/** Builds MATCH_STATE (ARCHITECTURE "Match state shape") and list summaries from stored rows. */
+import type { MatchPlayer, MatchState, MatchSummary, PlayerStats, TeamKey } from '@openpug/shared';
+import type { matches, matchPlayers } from './schema';
+
+export type MatchRow = typeof matches.$inferSelect;
+export type PlayerRow = typeof matchPlayers.$inferSelect;
+
+export function toPlayer(p: PlayerRow): MatchPlayer {
+  return { _id: p.userId, name: p.name, avatar: p.avatar, elo: p.elo, ...(p.steamId ? { steamId: p.steamId } : {}) };
+}
+
+function team(m: MatchRow, players: readonly PlayerRow[], key: TeamKey) {
+  const members = players.filter((p) => p.team === key).sort((a, b) => (a.pickNo ?? 0) - (b.pickNo ?? 0));
+  const captain = members.find((p) => p.captain) ?? members[0];
+  return {
+    name: key === 'teamOne' ? m.teamOneName : m.teamTwoName,
+    captain: toPlayer(captain),
+    players: members.map(toPlayer),
+  };
+}
+
+export function toStats(players: readonly PlayerRow[]): PlayerStats[] {
+  return players
+    .filter((p) => p.team !== null)
+    .map((p) => ({
+      userId: p.userId,
+      name: p.name,
+      team: p.team as TeamKey,
+      kills: p.kills,
+      deaths: p.deaths,
+      assists: p.assists,
+      damage: p.damage,
+      headshots: p.headshots,
+      eloBefore: p.eloBefore,
+      eloAfter: p.eloAfter,
+    }))
+    .sort((a, b) => b.kills - a.kills || a.deaths - b.deaths);
+}
+
+/** `participant` decides whether `server.connect` is included (spectators get only GOTV). */
+export function buildState(m: MatchRow, players: readonly PlayerRow[], participant: boolean): MatchState {
+  return {
+    _id: m.id,
+    status: m.status,
+    createdAt: m.createdAt,
+    teamOne: team(m, players, 'teamOne'),
+    teamTwo: team(m, players, 'teamTwo'),
+    pool: players
+      .filter((p) => p.team === null)
+      .sort((a, b) => b.elo - a.elo)
+      .map(toPlayer),
+    turn: m.turn,
+    deadline: m.deadline,
+    mapVeto: { pool: m.mapPool, bans: m.bans },
+    map: m.mapKey ? { key: m.mapKey, name: m.mapName ?? m.mapKey } : null,
+    server: m.serverGotv
+      ? { gotv: m.serverGotv, ...(participant && m.serverConnect ? { connect: m.serverConnect } : {}) }
+      : null,
+    score: { teamOne: m.scoreOne, teamTwo: m.scoreTwo },
+    stats: toStats(players),
+    winner: m.winner,
+  };
+}
+
+export function buildSummary(m: MatchRow, players: readonly PlayerRow[]): MatchSummary {
+  return {
+    _id: m.id,
+    status: m.status,
+    createdAt: m.createdAt,
+    finishedAt: m.finishedAt,
+    map: m.mapKey ? { key: m.mapKey, name: m.mapName ?? m.mapKey } : null,
+    score: { teamOne: m.scoreOne, teamTwo: m.scoreTwo },
+    winner: m.winner,
+    teamOne: team(m, players, 'teamOne'),
+    teamTwo: team(m, players, 'teamTwo'),
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * Queue: owns the queue entries and accept phases. Every change runs in one transaction holding a
+ * transaction-level advisory lock (one queue, so joins, leaves, readies and deadlines serialise;
+ * on PGlite transactions are serial anyway): nobody is in two accept phases, a match always gets
+ * exactly the ten accepted players, and entries/deadlines survive a restart.
+ *
+ * Rules (SPEC §4): joining needs a voice link and a profile name and is refused while queued or
+ * in a live match; the first ten in queue order get an accept phase (deadline ACCEPT_TIMEOUT_MS,
+ * job `queue.accept`); all ten ready → a match; at the deadline the unaccepted leave the queue
+ * (PRIVATE_QUEUE_KICK), the accepted keep their places (PRIVATE_QUEUE_TIMEOUT) and a new phase
+ * starts if ten remain. Leaving during a phase counts as not accepting. Every change broadcasts
+ * PUBLIC_QUEUE_UPDATE {count}.
+ */
+import { randomUUID } from 'node:crypto';
+import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
+import { PLAYERS_PER_MATCH } from '@openpug/shared';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { findUserById, findUsersByIds } from '../accounts/service';
+import { createMatch, findLiveMatchId } from '../matches/service';
+import { acceptPhases, queueEntries } from './schema';
+
+export const ACCEPT_JOB = 'queue.accept';
+const QUEUE_LOCK_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316005)');
+
+async function lockQueue(tx: Db): Promise<void> {
+  await tx.execute(QUEUE_LOCK_SQL);
+}
+
+export async function queueCount(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(queueEntries);
+  return Number(row?.n ?? 0);
+}
+
+function broadcastCount(ctx: AppContext, tx: Db, after: After) {
+  // Counted inside the transaction, so the figure matches this change.
+  const counted = queueCount(tx);
+  after.add(async () => ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count: await counted }));
+  return counted;
+}
+
+async function phasePlayers(tx: Db, playerIds: string[], phaseId: string): Promise<QueuePlayer[]> {
+  const users = await findUsersByIds(tx, playerIds);
+  const entries = await tx
+    .select({ userId: queueEntries.userId, accepted: queueEntries.accepted })
+    .from(queueEntries)
+    .where(eq(queueEntries.phaseId, phaseId));
+  const accepted = new Set(entries.filter((e) => e.accepted).map((e) => e.userId));
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return playerIds.map((id) => ({
+    userId: id,
+    name: byId.get(id)?.name ?? '',
+    avatar: byId.get(id)?.avatar ?? null,
+    accepted: accepted.has(id),
+  }));
+}
+
+/** Starts accept phases for the first free ten in queue order, as long as ten are free. */
+async function formPhases(ctx: AppContext, tx: Db, after: After): Promise<void> {
+  for (;;) {
+    const free = await tx
+      .select({ userId: queueEntries.userId })
+      .from(queueEntries)
+      .where(isNull(queueEntries.phaseId))
+      .orderBy(asc(queueEntries.seq))
+      .limit(PLAYERS_PER_MATCH);
+    if (free.length < PLAYERS_PER_MATCH) return;
+    const ids = free.map((f) => f.userId);
+    const id = randomUUID();
+    const now = ctx.clock.now();
+    const deadline = now + ctx.config.ACCEPT_TIMEOUT_MS;
+    await tx.insert(acceptPhases).values({ id, createdAt: now, deadline, playerIds: ids });
+    await tx
+      .update(queueEntries)
+      .set({ phaseId: id, accepted: false })
+      .where(inArray(queueEntries.userId, ids));
+    await jobsOf(ctx).schedule(tx, after, ACCEPT_JOB, id, deadline);
+    const payload: QueueReadyPayload = { players: await phasePlayers(tx, ids, id), deadline };
+    after.add(() => {
+      for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY', payload);
+    });
+  }
+}
+
+function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], inQueue: boolean) {
+  after.add(async () => {
+    for (const userId of userIds) await ctx.bus.emit('status.patch', { userId, patch: { inQueue } });
+  });
+}
+
+export async function joinQueue(ctx: AppContext, userId: string): Promise<{ inQueue: boolean; count: number }> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('USER_DOES_NOT_EXIST');
+  if (!user.teamSpeakId) throw conflict('VOICE_NOT_LINKED');
+  if (!user.name?.trim()) throw badRequest('NAME_REQUIRED');
+  return inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      await lockQueue(tx);
+      if (await findLiveMatchId(tx, userId)) throw conflict('ALREADY_IN_MATCH');
+      const inserted = await tx
+        .insert(queueEntries)
+        .values({ userId, joinedAt: ctx.clock.now() })
+        .onConflictDoNothing()
+        .returning({ userId: queueEntries.userId });
+      if (inserted.length === 0) throw conflict('ALREADY_IN_QUEUE');
+      patchQueue(ctx, after, [userId], true);
+      await formPhases(ctx, tx, after);
+      return { inQueue: true, count: await broadcastCount(ctx, tx, after) };
+    },
+    logOf(ctx),
+  );
+}
+
+/** Leaves the queue. During an accept phase this counts as not accepting. */
+export async function leaveQueue(
+  ctx: AppContext,
+  userId: string,
+  opts: { onlyOutsidePhase?: boolean } = {},
+): Promise<{ inQueue: boolean; count: number }> {
+  return inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      await lockQueue(tx);
+      const cond = opts.onlyOutsidePhase
+        ? and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId))
+        : eq(queueEntries.userId, userId);
+      const gone = await tx.delete(queueEntries).where(cond).returning();
+      if (gone.length === 0) {
+        if (opts.onlyOutsidePhase) return { inQueue: true, count: await queueCount(tx) };
+        throw conflict('NOT_IN_QUEUE');
+      }
+      patchQueue(ctx, after, [userId], false);
+      const phaseId = gone[0].phaseId;
+      if (phaseId) {
+        const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
+        if (phase) {
+          const players = await phasePlayers(tx, phase.playerIds, phaseId);
+          const rest = phase.playerIds.filter((id) => id !== userId);
+          after.add(() => {
+            for (const uid of rest) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY_UPDATE', { players });
+          });
+        }
+      }
+      return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
+    },
+    logOf(ctx),
+  );
+}
+
+/** Accepts the running accept phase. Accepting twice changes nothing. */
+export async function readyQueue(ctx: AppContext, userId: string): Promise<{ inQueue: boolean; count: number }> {
+  return inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      await lockQueue(tx);
+      const [entry] = await tx.select().from(queueEntries).where(eq(queueEntries.userId, userId));
+      if (!entry) throw conflict('NOT_IN_QUEUE');
+      if (!entry.phaseId) throw conflict('NO_ACCEPT_PHASE');
+      const phaseId = entry.phaseId;
+      const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
+      if (!phase || phase.status !== 'open') throw conflict('NO_ACCEPT_PHASE');
+      if (entry.accepted) return { inQueue: true, count: await queueCount(tx) };
+      await tx.update(queueEntries).set({ accepted: true }).where(eq(queueEntries.userId, userId));
+      const players = await phasePlayers(tx, phase.playerIds, phaseId);
+      after.add(() => {
+        for (const p of players) ctx.realtime.toUser(p.userId, 'PRIVATE_QUEUE_READY_UPDATE', { players });
+      });
+      if (players.length === PLAYERS_PER_MATCH && players.every((p) => p.accepted)) {
+        const ids = phase.playerIds;
+        await tx.delete(queueEntries).where(eq(queueEntries.phaseId, phaseId));
+        await jobsOf(ctx).cancel(tx, after, ACCEPT_JOB, phaseId);
+        // Effects of the match (status patches) must follow PRIVATE_QUEUE_MATCH.
+        after.add(() => {
+          for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
+        });
+        const matchId = await createMatch(ctx, tx, after, ids);
+        await tx.update(acceptPhases).set({ status: 'matched', matchId }).where(eq(acceptPhases.id, phaseId));
+        after.add(() => {
+          for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
+        });
+        return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
+      }
+      return { inQueue: true, count: await queueCount(tx) };
+    },
+    logOf(ctx),
+  );
+}
+
+/** Deadline of an accept phase (job `queue.accept`, key = phase id). */
+export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phaseId: string): Promise<void> {
+  await lockQueue(tx);
+  const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
+  if (!phase || phase.status !== 'open') return;
+  const entries = await tx.select().from(queueEntries).where(eq(queueEntries.phaseId, phaseId));
+  const accepted = entries.filter((e) => e.accepted).map((e) => e.userId);
+  const kicked = entries.filter((e) => !e.accepted).map((e) => e.userId);
+  const acceptedSet = new Set(accepted);
+  const unreadyIds = phase.playerIds.filter((id) => !acceptedSet.has(id));
+  if (kicked.length > 0) await tx.delete(queueEntries).where(inArray(queueEntries.userId, kicked));
+  if (accepted.length > 0)
+    await tx
+      .update(queueEntries)
+      .set({ phaseId: null, accepted: false })
+      .where(inArray(queueEntries.userId, accepted));
+  await tx.update(acceptPhases).set({ status: 'timedout' }).where(eq(acceptPhases.id, phaseId));
+  const unreadyUsers = await findUsersByIds(tx, unreadyIds);
+  const byId = new Map(unreadyUsers.map((u) => [u.id, u]));
+  const unreadyProfiles: UnreadyProfile[] = unreadyIds.map((id) => ({
+    userId: id,
+    name: byId.get(id)?.name ?? '',
+    avatar: byId.get(id)?.avatar ?? null,
+  }));
+  after.add(() => {
+    for (const uid of kicked) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_KICK', { type: 'kick' });
+    for (const uid of accepted)
+      ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
+  });
+  patchQueue(ctx, after, kicked, false);
+  await formPhases(ctx, tx, after);
+  await broadcastCount(ctx, tx, after);
+}
+
+/** The caller's queue situation (GET /api/queue and re-sent on reconnect). */
+export async function queueState(ctx: AppContext, userId: string): Promise<QueueState> {
+  const [entry] = await ctx.db.select().from(queueEntries).where(eq(queueEntries.userId, userId));
+  let phase: QueueReadyPayload | null = null;
+  if (entry?.phaseId) {
+    const [p] = await ctx.db.select().from(acceptPhases).where(eq(acceptPhases.id, entry.phaseId));
+    if (p && p.status === 'open')
+      phase = { players: await phasePlayers(ctx.db, p.playerIds, p.id), deadline: p.deadline };
+  }
+  return {
+    count: await queueCount(ctx.db),
+    inQueue: !!entry,
+    joinedAt: entry?.joinedAt ?? null,
+    phase,
+    matchId: await findLiveMatchId(ctx.db, userId),
+  };
+}
