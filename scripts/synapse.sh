@@ -119,6 +119,15 @@ enable_authenticated_media: true
 max_upload_size: 10M
 presence:
   enabled: false
+# Identical /sync requests are not answered from a cache (tests repeat them within seconds).
+caches:
+  sync_response_cache_duration: 0
+# m.login.token for an existing session (POST /_matrix/client/v1/login/get_token), like the
+# embedded homeserver offers.
+login_via_existing_session:
+  enabled: true
+  require_ui_auth: false
+  token_timeout: 5m
 rc_message: $relaxed
 rc_registration: $relaxed
 rc_login:

@@ -9,7 +9,11 @@ export const matchStatuses = ['playerveto', 'mapveto', 'active', 'finished', 'ca
 export const matchStatusSchema = z.enum(matchStatuses);
 export type MatchStatus = z.infer<typeof matchStatusSchema>;
 /** Statuses of a match that is not over yet. */
-export const LIVE_MATCH_STATUSES = ['playerveto', 'mapveto', 'active'] as const satisfies readonly MatchStatus[];
+export const LIVE_MATCH_STATUSES = [
+  'playerveto',
+  'mapveto',
+  'active',
+] as const satisfies readonly MatchStatus[];
 
 export const teamKeys = ['teamOne', 'teamTwo'] as const;
 export const teamKeySchema = z.enum(teamKeys);
@@ -85,7 +89,10 @@ export const matchMessageSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('get-state'), data: z.object({ matchId: matchIdSchema }) }),
   z.object({
     event: z.literal('pick-player'),
-    data: z.object({ matchId: matchIdSchema, pickedId: z.string().min(1, 'MISSING').max(64, 'ID_MALFORMED') }),
+    data: z.object({
+      matchId: matchIdSchema,
+      pickedId: z.string().min(1, 'MISSING').max(64, 'ID_MALFORMED'),
+    }),
   }),
   z.object({
     event: z.literal('ban-map'),
@@ -93,7 +100,10 @@ export const matchMessageSchema = z.discriminatedUnion('event', [
   }),
   z.object({
     event: z.literal('help'),
-    data: z.object({ matchId: matchIdSchema, msg: z.string().trim().min(1, 'IS_EMPTY').max(HELP_MESSAGE_MAX) }),
+    data: z.object({
+      matchId: matchIdSchema,
+      msg: z.string().trim().min(1, 'IS_EMPTY').max(HELP_MESSAGE_MAX),
+    }),
   }),
 ]);
 export type MatchMessage = z.infer<typeof matchMessageSchema>;
@@ -128,7 +138,11 @@ declare module './socket' {
 }
 
 // ---- REST lists ------------------------------------------------------------------------------
-const teamSummarySchema = z.object({ name: z.string(), captain: matchPlayerSchema, players: z.array(matchPlayerSchema) });
+const teamSummarySchema = z.object({
+  name: z.string(),
+  captain: matchPlayerSchema,
+  players: z.array(matchPlayerSchema),
+});
 /** A row of GET /api/match (landing: live and recent matches). */
 export const matchSummarySchema = z.object({
   _id: z.string(),

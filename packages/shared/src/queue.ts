@@ -18,7 +18,11 @@ export const queuePlayerSchema = z.object({
 export type QueuePlayer = z.infer<typeof queuePlayerSchema>;
 
 /** A player who did not accept in time (PRIVATE_QUEUE_TIMEOUT). */
-export const unreadyProfileSchema = z.object({ userId: z.string(), name: z.string(), avatar: z.string().nullable() });
+export const unreadyProfileSchema = z.object({
+  userId: z.string(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+});
 export type UnreadyProfile = z.infer<typeof unreadyProfileSchema>;
 
 export const queueReadyPayloadSchema = z.object({

@@ -22,5 +22,5 @@ export function logOf(ctx: AppContext): { error(obj: object, msg: string): void 
   return { error: (obj, msg) => console.error(`openpug: ${msg}`, obj) };
 }
 
-export { After, inTransaction } from './tx';
 export { Scheduler } from './scheduler';
+export { After, inTransaction } from './tx';

@@ -60,7 +60,12 @@ export async function applyGameEvent(
     const score = { teamOne: match.scoreOne, teamTwo: match.scoreTwo };
     const stats = toStats(players);
     after.add(() =>
-      ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_SCORE_UPDATE', { matchId, score, round: match.round, stats }),
+      ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_SCORE_UPDATE', {
+        matchId,
+        score,
+        round: match.round,
+        stats,
+      }),
     );
   };
 
@@ -76,7 +81,10 @@ export async function applyGameEvent(
         byKey.set(p.userId, p.userId);
         if (p.steamId) byKey.set(p.steamId, p.userId);
       }
-      const totals = new Map<string, { kills: number; deaths: number; assists: number; damage: number; headshots: number }>();
+      const totals = new Map<
+        string,
+        { kills: number; deaths: number; assists: number; damage: number; headshots: number }
+      >();
       for (const team of [ev.team1, ev.team2]) {
         for (const pl of team.players ?? []) {
           const uid = byKey.get(pl.steamid);
@@ -101,10 +109,12 @@ export async function applyGameEvent(
     case 'map_result':
     case 'series_end': {
       let score: { teamOne: number; teamTwo: number } | undefined;
-      if (ev.event === 'map_result' && ev.team1 && ev.team2) score = { teamOne: ev.team1.score, teamTwo: ev.team2.score };
+      if (ev.event === 'map_result' && ev.team1 && ev.team2)
+        score = { teamOne: ev.team1.score, teamTwo: ev.team2.score };
       const s = score ?? { teamOne: match.scoreOne, teamTwo: match.scoreTwo };
       const winner: TeamKey | 'draw' =
-        teamOf(ev.winner?.team) ?? (s.teamOne > s.teamTwo ? 'teamOne' : s.teamTwo > s.teamOne ? 'teamTwo' : 'draw');
+        teamOf(ev.winner?.team) ??
+        (s.teamOne > s.teamTwo ? 'teamOne' : s.teamTwo > s.teamOne ? 'teamTwo' : 'draw');
       if (score) {
         match.scoreOne = score.teamOne;
         match.scoreTwo = score.teamTwo;
@@ -125,5 +135,9 @@ export function ingestEvent(
   raw: unknown,
   onFinished?: () => Promise<void>,
 ): Promise<IngestResult> {
-  return inTransaction(ctx.db, (tx, after) => applyGameEvent(ctx, tx, after, matchId, raw, onFinished), logOf(ctx));
+  return inTransaction(
+    ctx.db,
+    (tx, after) => applyGameEvent(ctx, tx, after, matchId, raw, onFinished),
+    logOf(ctx),
+  );
 }

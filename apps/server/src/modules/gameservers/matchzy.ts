@@ -35,7 +35,11 @@ export const matchzyWinnerSchema = z.object({
 
 export const matchzyEnvelopeSchema = z.looseObject({ event: z.string().min(1), matchid: id });
 
-export const goingLiveSchema = z.looseObject({ event: z.literal('going_live'), matchid: id, map_number: int.default(0) });
+export const goingLiveSchema = z.looseObject({
+  event: z.literal('going_live'),
+  matchid: id,
+  map_number: int.default(0),
+});
 export const roundEndSchema = z.looseObject({
   event: z.literal('round_end'),
   matchid: id,

@@ -19,7 +19,10 @@ export interface RosterPlayer {
 export interface AllocateRequest {
   matchId: string;
   map: MapInfo;
-  teams: { teamOne: { name: string; players: RosterPlayer[] }; teamTwo: { name: string; players: RosterPlayer[] } };
+  teams: {
+    teamOne: { name: string; players: RosterPlayer[] };
+    teamTwo: { name: string; players: RosterPlayer[] };
+  };
   /** Where the server posts its events, and the bearer secret it must send. */
   eventsUrl: string;
   secret: string;

@@ -46,7 +46,7 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
     const jobs = jobsOf(ctx);
     jobs.handle(ALLOCATE_JOB, async (job, tx, after) => {
       const found = await loadMatch(tx, job.key, true);
-      if (!found || found.match.status !== 'active' || found.match.serverGotv || !found.match.mapKey) return;
+      if (found?.match.status !== 'active' || found.match.serverGotv || !found.match.mapKey) return;
       const { match, players } = found;
       const provider = providerOf(ctx);
       const roster = (team: TeamKey) =>
@@ -89,7 +89,11 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
           params: z.object({ matchId: z.string().min(1).max(64) }),
           body: z.looseObject({ event: z.string().min(1) }),
           response: {
-            200: z.object({ accepted: z.boolean(), event: z.string().optional(), reason: z.string().optional() }),
+            200: z.object({
+              accepted: z.boolean(),
+              event: z.string().optional(),
+              reason: z.string().optional(),
+            }),
             401: errorBodySchema,
             404: errorBodySchema,
             422: errorBodySchema,

@@ -5,13 +5,14 @@
  * game where it stopped. Rounds are generated from a seed of (match id, round) and fed to the
  * same ingestion path as real MatchZy events.
  */
-import type { MatchzyRoundEnd } from './matchzy';
+
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, jobsOf } from '../../jobs';
 import { loadMatch } from '../matches/service';
 import type { PlayerRow } from '../matches/state';
 import { applyGameEvent } from './ingest';
+import type { MatchzyRoundEnd } from './matchzy';
 import type { AllocatedServer, AllocateRequest, GameServerProvider } from './provider';
 
 export const SIM_JOB = 'gameserver.sim';
@@ -55,7 +56,8 @@ export function simulateRound(
   const pOne = Math.min(0.65, Math.max(0.35, 1 / (1 + 10 ** ((avg(teamTwo) - avg(teamOne)) / 400))));
   const winner = rnd() < pOne ? 'teamOne' : 'teamTwo';
   const lines = new Map<string, Line>();
-  for (const p of [...teamOne, ...teamTwo]) lines.set(p.key, { kills: 0, deaths: 0, assists: 0, damage: 0, headshots: 0 });
+  for (const p of [...teamOne, ...teamTwo])
+    lines.set(p.key, { kills: 0, deaths: 0, assists: 0, damage: 0, headshots: 0 });
   const [won, lost] = winner === 'teamOne' ? [teamOne, teamTwo] : [teamTwo, teamOne];
   const pickFrom = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
   const die = (victims: readonly { key: string }[], killers: readonly { key: string }[], n: number) => {
@@ -88,7 +90,13 @@ export class SimulatorProvider implements GameServerProvider {
   async allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer> {
     const host = new URL(this.ctx.config.PUBLIC_URL).hostname;
     const port = 27015 + (hashSeed(req.matchId) % 500) * 10;
-    await jobsOf(this.ctx).schedule(tx, after, SIM_JOB, `${req.matchId}:0`, this.ctx.clock.now() + this.ctx.config.SIM_ROUND_MS);
+    await jobsOf(this.ctx).schedule(
+      tx,
+      after,
+      SIM_JOB,
+      `${req.matchId}:0`,
+      this.ctx.clock.now() + this.ctx.config.SIM_ROUND_MS,
+    );
     return { connect: `${host}:${port}`, gotv: `${host}:${port + 5}` };
   }
 
@@ -98,9 +106,15 @@ export class SimulatorProvider implements GameServerProvider {
 const keyOf = (p: PlayerRow) => p.steamId ?? p.userId;
 
 /** One simulator step: going_live first, then a round per step, then map_result and series_end. */
-export async function simStep(ctx: AppContext, tx: Db, after: After, matchId: string, step: number): Promise<void> {
+export async function simStep(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+  step: number,
+): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
-  if (!found || found.match.status !== 'active') return;
+  if (found?.match.status !== 'active') return;
   const { match, players } = found;
   if (step === 0 || match.liveAt === null) {
     await applyGameEvent(ctx, tx, after, matchId, { event: 'going_live', matchid: matchId, map_number: 0 });
@@ -164,5 +178,11 @@ export async function simStep(ctx: AppContext, tx: Db, after: After, matchId: st
       return;
     }
   }
-  await jobsOf(ctx).schedule(tx, after, SIM_JOB, `${matchId}:${step + 1}`, ctx.clock.now() + ctx.config.SIM_ROUND_MS);
+  await jobsOf(ctx).schedule(
+    tx,
+    after,
+    SIM_JOB,
+    `${matchId}:${step + 1}`,
+    ctx.clock.now() + ctx.config.SIM_ROUND_MS,
+  );
 }

@@ -19,11 +19,11 @@ import {
 import { users } from '../../db/schema';
 import { jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
-import { setProvider } from '../gameservers/routes';
 import type { GameServerProvider } from '../gameservers/provider';
+import { setProvider } from '../gameservers/routes';
 import { SimulatorProvider } from '../gameservers/simulator';
 import { acceptPhases, queueEntries } from '../queue/schema';
-import { matchPlayers, matchRounds, matches } from './schema';
+import { matches, matchPlayers, matchRounds } from './schema';
 
 interface Client {
   user: TestUser;
@@ -37,7 +37,11 @@ let n = 0;
 
 async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<Client> {
   n++;
-  const user = await createTestUser(t.app, { teamSpeakId: `ts-${n}-${Math.random()}`, elo: 200 + n, ...fields });
+  const user = await createTestUser(t.app, {
+    teamSpeakId: `ts-${n}-${Math.random()}`,
+    elo: 200 + n,
+    ...fields,
+  });
   const socket = await connectSocket(t.url, user.token);
   const events: Client['events'] = [];
   socket.onAny((name, payload) => events.push({ name, payload }));
@@ -54,7 +58,8 @@ const advance = async (ms: number) => {
   await jobsOf(t.app.ctx).runDue();
 };
 const queueSize = async () => (await t.app.ctx.db.select().from(queueEntries)).length;
-const matchRow = async (id: string) => (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const matchRow = async (id: string) =>
+  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
 const state = async (c: Client, matchId: string) =>
   (await ack(c, 'match-message', { event: 'get-state', data: { matchId } })).data as MatchState;
 
@@ -79,7 +84,13 @@ function close(ps: Client[]) {
 beforeAll(async () => {
   t = await createTestApp({
     clock,
-    env: { ACCEPT_TIMEOUT_MS: '30000', PICK_TIMEOUT_MS: '30000', BAN_TIMEOUT_MS: '30000', SIM_ROUND_MS: '1000', JOBS_POLL_MS: '0' },
+    env: {
+      ACCEPT_TIMEOUT_MS: '30000',
+      PICK_TIMEOUT_MS: '30000',
+      BAN_TIMEOUT_MS: '30000',
+      SIM_ROUND_MS: '1000',
+      JOBS_POLL_MS: '0',
+    },
   });
   await t.listen();
 });
@@ -101,7 +112,13 @@ describe('queue', () => {
     expect(await queueSize()).toBe(1);
     await expect.poll(() => last(noVoice, 'PUBLIC_QUEUE_UPDATE')).toEqual({ count: 1 });
     const res = await t.app.inject({ method: 'GET', url: '/api/queue', headers: bearer(ok.user.token) });
-    expect(res.json()).toMatchObject({ inQueue: true, count: 1, phase: null, matchId: null, joinedAt: clock.now() });
+    expect(res.json()).toMatchObject({
+      inQueue: true,
+      count: 1,
+      phase: null,
+      matchId: null,
+      joinedAt: clock.now(),
+    });
     // Closing the last socket leaves the queue.
     ok.socket.disconnect();
     await expect.poll(queueSize).toBe(0);
@@ -118,7 +135,11 @@ describe('queue', () => {
     // Double ready changes nothing.
     expect((await queue(accepting[0], 'ready')).ok).toBe(true);
     await expect
-      .poll(() => (last(ps[0], 'PRIVATE_QUEUE_READY_UPDATE')?.players as QueuePlayer[])?.filter((p) => p.accepted).length)
+      .poll(
+        () =>
+          (last(ps[0], 'PRIVATE_QUEUE_READY_UPDATE')?.players as QueuePlayer[])?.filter((p) => p.accepted)
+            .length,
+      )
       .toBe(7);
     await advance(29_999);
     expect(got(late[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
@@ -126,9 +147,9 @@ describe('queue', () => {
     for (const p of late) await expect.poll(() => got(p, 'PRIVATE_QUEUE_KICK').length).toBe(1);
     for (const p of accepting) {
       await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
-      expect(last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles.map((u: { userId: string }) => u.userId)).toEqual(
-        late.map((l) => l.user.id),
-      );
+      expect(
+        last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles.map((u: { userId: string }) => u.userId),
+      ).toEqual(late.map((l) => l.user.id));
     }
     expect(await queueSize()).toBe(7);
     // The deadline fired once; running the scheduler again changes nothing.
@@ -139,7 +160,9 @@ describe('queue', () => {
     for (const p of newcomers) expect((await queue(p, 'join')).ok).toBe(true);
     await expect.poll(() => got(accepting[0], 'PRIVATE_QUEUE_READY').length).toBe(2);
     const second = last(accepting[0], 'PRIVATE_QUEUE_READY');
-    expect(second.players.slice(0, 7).map((p: QueuePlayer) => p.userId)).toEqual(accepting.map((p) => p.user.id));
+    expect(second.players.slice(0, 7).map((p: QueuePlayer) => p.userId)).toEqual(
+      accepting.map((p) => p.user.id),
+    );
     expect(second.players.every((p: QueuePlayer) => !p.accepted)).toBe(true);
     for (const p of [...accepting, ...newcomers]) await queue(p, 'leave');
     expect(await queueSize()).toBe(0);
@@ -176,7 +199,8 @@ describe('queue', () => {
     const all = phases.flatMap((p) => p.playerIds);
     expect(new Set(all).size).toBe(20);
     expect(rows.filter((r) => r.phaseId === null)).toHaveLength(5);
-    for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(all.includes(p.user.id) ? 1 : 0);
+    for (const p of ps)
+      await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(all.includes(p.user.id) ? 1 : 0);
     // Everyone leaves; the phases end at their deadline without a match.
     await Promise.all(ps.map((p) => queue(p, 'leave')));
     await advance(30_000);
@@ -198,7 +222,9 @@ describe('match room', () => {
     for (const p of ps) expect(got(p, 'PRIVATE_QUEUE_MATCH')).toEqual([{ matchId }]);
     expect(await queueSize()).toBe(0);
     const s = await state(ps[0], matchId);
-    const elos = ps.map((p) => s.pool.concat(s.teamOne.players, s.teamTwo.players).find((x) => x._id === p.user.id)?.elo);
+    const elos = ps.map(
+      (p) => s.pool.concat(s.teamOne.players, s.teamTwo.players).find((x) => x._id === p.user.id)?.elo,
+    );
     const sorted = [...(elos as number[])].sort((a, b) => b - a);
     expect(s.status).toBe('playerveto');
     expect(s.teamTwo.captain.elo).toBe(sorted[0]);
@@ -238,7 +264,9 @@ describe('match room', () => {
     expect(await pick(poolPlayer, s.pool[1]._id)).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
     expect(await pick(capOne, capTwo.user.id)).toEqual({ ok: false, msg: 'INVALID_PICK' });
     expect(await pick(capOne, 'nobody')).toEqual({ ok: false, msg: 'INVALID_PICK' });
-    expect(await ack(capOne, 'match-message', { event: 'ban-map', data: { matchId, mapKey: 'de_nuke' } })).toEqual({
+    expect(
+      await ack(capOne, 'match-message', { event: 'ban-map', data: { matchId, mapKey: 'de_nuke' } }),
+    ).toEqual({
       ok: false,
       msg: 'WRONG_MATCH_PHASE',
     });
@@ -249,7 +277,11 @@ describe('match room', () => {
     expect(await pick(capOne, first._id)).toEqual({ ok: true, data: { done: true } });
     await expect.poll(() => got(spectator, 'MATCH_PICK_PLAYER').length).toBe(1);
     expect(last(spectator, 'MATCH_PICK_PLAYER')).toMatchObject({ matchId, team: 'teamOne', auto: false });
-    expect(last(spectator, 'MATCH_SET_COUNTDOWN')).toEqual({ matchId, deadline: clock.now() + 30000, turn: 'teamTwo' });
+    expect(last(spectator, 'MATCH_SET_COUNTDOWN')).toEqual({
+      matchId,
+      deadline: clock.now() + 30000,
+      turn: 'teamTwo',
+    });
     const picked = by(first._id);
     expect(await pick(picked, s.pool[0]._id)).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
     expect(await pick(capTwo, first._id)).toEqual({ ok: false, msg: 'INVALID_PICK' });
@@ -278,7 +310,8 @@ describe('match room', () => {
     const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
     const capOne = by(s.teamOne.captain._id);
     const capTwo = by(s.teamTwo.captain._id);
-    const ban = (c: Client, mapKey: string) => ack(c, 'match-message', { event: 'ban-map', data: { matchId, mapKey } });
+    const ban = (c: Client, mapKey: string) =>
+      ack(c, 'match-message', { event: 'ban-map', data: { matchId, mapKey } });
     expect(await ban(capTwo, 'de_nuke')).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
     expect(await ban(spectator, 'de_nuke')).toEqual({ ok: false, msg: 'NOT_A_PARTICIPANT' });
     expect(await ban(capOne, 'de_cache')).toEqual({ ok: false, msg: 'INVALID_MAP' });
@@ -313,10 +346,17 @@ describe('match room', () => {
     expect(last(spectator, 'MATCH_SERVER_AVAILABLE').gotv).toMatch(/:\d+$/);
     await expect.poll(() => last(ps[0], 'MATCH_SERVER_AVAILABLE')?.connect).toMatch(/:\d+$/);
     expect((await state(spectator, matchId)).server).toEqual({ gotv: expect.any(String) });
-    expect((await state(ps[0], matchId)).server).toEqual({ gotv: expect.any(String), connect: expect.any(String) });
+    expect((await state(ps[0], matchId)).server).toEqual({
+      gotv: expect.any(String),
+      connect: expect.any(String),
+    });
     const rest = await t.app.inject({ method: 'GET', url: `/api/match/${matchId}` });
     expect(rest.json().server.connect).toBeUndefined();
-    const mine = await t.app.inject({ method: 'GET', url: `/api/match/${matchId}`, headers: bearer(ps[0].user.token) });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: `/api/match/${matchId}`,
+      headers: bearer(ps[0].user.token),
+    });
     expect(mine.json().server.connect).toMatch(/:\d+$/);
   });
 
@@ -343,7 +383,12 @@ describe('match room', () => {
       expect(u.elo).toBe(expected);
       expect(row).toMatchObject({ eloBefore: before, eloAfter: expected });
       await expect.poll(() => got(p, 'PRIVATE_MATCH_RESULT').length).toBe(1);
-      expect(last(p, 'PRIVATE_MATCH_RESULT')).toEqual({ victory: won, oldElo: before, newElo: expected, matchId });
+      expect(last(p, 'PRIVATE_MATCH_RESULT')).toEqual({
+        victory: won,
+        oldElo: before,
+        newElo: expected,
+        matchId,
+      });
     }
     expect(got(spectator, 'MATCH_SCORE_UPDATE').length).toBeGreaterThanOrEqual(13);
     expect(last(spectator, 'MATCH_CHANGE_STATUS')).toEqual({ matchId, status: 'finished' });
@@ -351,7 +396,9 @@ describe('match room', () => {
     await advance(60_000);
     const [again] = await t.app.ctx.db.select().from(users).where(eq(users.id, ps[0].user.id));
     expect(got(ps[0], 'PRIVATE_MATCH_RESULT')).toHaveLength(1);
-    expect(again.elo).toBe(eloBefore.get(ps[0].user.id)! + (last(ps[0], 'PRIVATE_MATCH_RESULT').victory ? 12 : -10));
+    expect(again.elo).toBe(
+      eloBefore.get(ps[0].user.id)! + (last(ps[0], 'PRIVATE_MATCH_RESULT').victory ? 12 : -10),
+    );
     const pending = (await t.app.ctx.db.select().from(jobs)).filter((j) => j.firedAt === null);
     expect(pending).toHaveLength(0);
   });
@@ -361,12 +408,17 @@ describe('match room', () => {
     expect(list.json()).toMatchObject({ totalDocs: 1, docs: [{ _id: matchId, status: 'finished' }] });
     const live = await t.app.inject({ method: 'GET', url: '/api/match?status=live' });
     expect(live.json()).toEqual({ docs: [], totalDocs: 0 });
-    const mine = await t.app.inject({ method: 'GET', url: `/api/match/user/${ps[0].user.id}/?page=1&limit=5` });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: `/api/match/user/${ps[0].user.id}/?page=1&limit=5`,
+    });
     const doc = mine.json().docs[0];
     expect(mine.json().totalDocs).toBe(1);
     expect(doc.player.eloAfter - doc.player.eloBefore).toBe(doc.player.victory ? 12 : -10);
     expect((await t.app.inject({ method: 'GET', url: '/api/match?limit=1000' })).statusCode).toBe(422);
-    expect((await t.app.inject({ method: 'GET', url: '/api/match/nope' })).json()).toEqual({ errors: { msg: 'NOT_FOUND' } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/match/nope' })).json()).toEqual({
+      errors: { msg: 'NOT_FOUND' },
+    });
     const { playerSummary, recentResults } = await import('./stats');
     const summary = await playerSummary(t.app.ctx, ps[0].user.id);
     expect(summary).toMatchObject({ matches: 1, wins: doc.player.victory ? 1 : 0, kills: doc.player.kills });
@@ -387,7 +439,9 @@ describe('match room', () => {
       msg: 'IS_EMPTY',
     });
     const help = nextEvent(admin.socket, 'ADMIN_HELP');
-    expect((await ack(ps[1], 'match-message', { event: 'help', data: { matchId, msg: 'server lags' } })).ok).toBe(true);
+    expect(
+      (await ack(ps[1], 'match-message', { event: 'help', data: { matchId, msg: 'server lags' } })).ok,
+    ).toBe(true);
     expect(await help).toEqual({ username: ps[1].user.name, msg: 'server lags', matchId });
     close([...ps, spectator, admin]);
   });
@@ -419,7 +473,11 @@ describe('game server webhook', () => {
       score: 0,
       players: players
         .filter((p) => p.team === team)
-        .map((p) => ({ steamid: p.userId, name: p.name, stats: { kills, deaths: 1, assists: 0, damage: 100 * kills, headshot_kills: kills } })),
+        .map((p) => ({
+          steamid: p.userId,
+          name: p.name,
+          stats: { kills, deaths: 1, assists: 0, damage: 100 * kills, headshot_kills: kills },
+        })),
     });
     const round1 = {
       event: 'round_end',
@@ -441,13 +499,20 @@ describe('game server webhook', () => {
       accepted: false,
       reason: 'other-match',
     });
-    expect((await post({ event: 'player_death', matchid: matchId })).json()).toEqual({ accepted: false, reason: 'unhandled' });
+    expect((await post({ event: 'player_death', matchid: matchId })).json()).toEqual({
+      accepted: false,
+      reason: 'unhandled',
+    });
     expect((await post({ event: 'round_end', matchid: matchId, round_number: 'x' })).statusCode).toBe(422);
     let row = await matchRow(matchId);
     expect([row.round, row.scoreOne, row.scoreTwo]).toEqual([1, 1, 0]);
     const after1 = await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId));
-    expect(after1.filter((p) => p.team === 'teamOne').every((p) => p.kills === 1 && p.headshots === 1)).toBe(true);
-    expect(await t.app.ctx.db.select().from(matchRounds).where(eq(matchRounds.matchId, matchId))).toHaveLength(1);
+    expect(after1.filter((p) => p.team === 'teamOne').every((p) => p.kills === 1 && p.headshots === 1)).toBe(
+      true,
+    );
+    expect(
+      await t.app.ctx.db.select().from(matchRounds).where(eq(matchRounds.matchId, matchId)),
+    ).toHaveLength(1);
 
     const result = {
       event: 'map_result',
@@ -458,15 +523,20 @@ describe('game server webhook', () => {
       winner: { side: 'ct', team: 'team1' },
     };
     expect((await post(result)).json()).toEqual({ accepted: true, event: 'map_result' });
-    expect((await post({ event: 'series_end', matchid: matchId, winner: { team: 'team1' } })).json()).toEqual({
-      accepted: false,
-      reason: 'not-live',
-    });
+    expect((await post({ event: 'series_end', matchid: matchId, winner: { team: 'team1' } })).json()).toEqual(
+      {
+        accepted: false,
+        reason: 'not-live',
+      },
+    );
     row = await matchRow(matchId);
     expect([row.status, row.winner, row.scoreOne, row.scoreTwo]).toEqual(['finished', 'teamOne', 13, 7]);
     const done = await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId));
     for (const p of done) expect(p.eloAfter! - p.eloBefore!).toBe(p.team === 'teamOne' ? 12 : -10);
-    expect((await t.app.inject({ method: 'POST', url: '/api/gameservers/events/nope', payload: { event: 'x' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/gameservers/events/nope', payload: { event: 'x' } }))
+        .statusCode,
+    ).toBe(404);
     setProvider(t.app.ctx, new SimulatorProvider(t.app.ctx));
     close(ps);
   });

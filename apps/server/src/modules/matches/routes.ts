@@ -20,7 +20,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { jobsOf } from '../../jobs';
 import { unauthorized } from '../../lib/errors';
-import { matchPlayers, matches } from './schema';
+import { matches, matchPlayers } from './schema';
 import {
   BAN_JOB,
   banMap,

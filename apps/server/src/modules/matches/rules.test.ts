@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { eloAfter, eloDelta } from '../rating/elo';
 import { isMapOver, simulateRound } from '../gameservers/simulator';
-import { autoPick, banTurn, chooseCaptains, pickTurn, remainingMaps, DEFAULT_MAP_POOL } from './rules';
+import { eloAfter, eloDelta } from '../rating/elo';
+import { autoPick, banTurn, chooseCaptains, DEFAULT_MAP_POOL, pickTurn, remainingMaps } from './rules';
 
 describe('match rules', () => {
   it('makes the two highest-rated players captains; the lower-rated one leads team one', () => {
@@ -47,7 +47,13 @@ describe('match rules', () => {
   });
 
   it('auto-picks the highest-rated player left', () => {
-    expect(autoPick([{ id: 'x', elo: 100 }, { id: 'y', elo: 300 }, { id: 'z', elo: 250 }])?.id).toBe('y');
+    expect(
+      autoPick([
+        { id: 'x', elo: 100 },
+        { id: 'y', elo: 300 },
+        { id: 'z', elo: 250 },
+      ])?.id,
+    ).toBe('y');
     expect(autoPick([])).toBeNull();
   });
 
@@ -84,7 +90,8 @@ describe('match rules', () => {
     const two = ['f', 'g', 'h', 'i', 'j'].map((key) => ({ key, elo: 200 }));
     for (let r = 1; r < 30; r++) {
       const { winner, lines } = simulateRound(`m:${r}`, one, two);
-      const sum = (keys: typeof one, f: 'kills' | 'deaths') => keys.reduce((s, p) => s + (lines.get(p.key)?.[f] ?? 0), 0);
+      const sum = (keys: typeof one, f: 'kills' | 'deaths') =>
+        keys.reduce((s, p) => s + (lines.get(p.key)?.[f] ?? 0), 0);
       expect(sum(one, 'kills')).toBe(sum(two, 'deaths'));
       expect(sum(two, 'kills')).toBe(sum(one, 'deaths'));
       const losers = winner === 'teamOne' ? two : one;

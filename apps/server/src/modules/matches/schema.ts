@@ -1,5 +1,5 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import type { MapInfo, TeamKey } from '@openpug/shared';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 /**
  * Matches: the room state machine (playerveto → mapveto → active → finished | cancelled), the

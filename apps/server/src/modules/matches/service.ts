@@ -26,7 +26,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { adjustElo, findUserById, findUserIdsByRole, findUsersByIds } from '../accounts/service';
 import { eloDelta, eloRulesFromConfig } from '../rating/elo';
 import { autoPick, banTurn, chooseCaptains, DEFAULT_MAP_POOL, pickTurn, remainingMaps } from './rules';
-import { type RoundPlayerStats, maps, matchPlayers, matches, matchRounds } from './schema';
+import { maps, matches, matchPlayers, matchRounds, type RoundPlayerStats } from './schema';
 import { buildState, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
 
 export const PICK_JOB = 'match.pick';
@@ -60,7 +60,11 @@ export async function findLiveMatchId(db: Db, userId: string): Promise<string | 
   return row?.id ?? null;
 }
 
-export async function getMatchState(ctx: AppContext, matchId: string, viewerId: string | null): Promise<MatchState> {
+export async function getMatchState(
+  ctx: AppContext,
+  matchId: string,
+  viewerId: string | null,
+): Promise<MatchState> {
   const found = await loadMatch(ctx.db, matchId);
   if (!found) throw notFound();
   const participant = !!viewerId && found.players.some((p) => p.userId === viewerId && p.team !== null);
@@ -73,7 +77,13 @@ export async function mapPoolFor(db: Db, config: AppContext['config']): Promise<
   const nameOf = (key: string) =>
     rows.find((r) => r.key === key)?.name ?? DEFAULT_MAP_POOL.find((m) => m.key === key)?.name ?? key;
   if (config.MATCH_MAP_POOL) {
-    const keys = [...new Set(config.MATCH_MAP_POOL.split(',').map((k) => k.trim()).filter(Boolean))];
+    const keys = [
+      ...new Set(
+        config.MATCH_MAP_POOL.split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (keys.length > 0) return keys.map((key) => ({ key, name: nameOf(key) }));
   }
   const active = rows.filter((r) => r.active).map((r) => ({ key: r.key, name: r.name }));
@@ -94,7 +104,12 @@ export async function publishState(ctx: AppContext, matchId: string): Promise<vo
   for (const s of sockets) s.emit('MATCH_STATE', s.data.userId && members.has(s.data.userId) ? full : open);
 }
 
-function patchAll(ctx: AppContext, after: After, userIds: readonly string[], patch: (id: string) => UserStatusPatch) {
+function patchAll(
+  ctx: AppContext,
+  after: After,
+  userIds: readonly string[],
+  patch: (id: string) => UserStatusPatch,
+) {
   after.add(async () => {
     for (const userId of userIds) await ctx.bus.emit('status.patch', { userId, patch: patch(userId) });
   });
@@ -115,7 +130,12 @@ const clearedMatch = {
  * the first pick deadline. Captains: the two highest-rated (random tie-break); the lower-rated one
  * leads team one and picks first.
  */
-export async function createMatch(ctx: AppContext, tx: Db, after: After, userIds: readonly string[]): Promise<string> {
+export async function createMatch(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  userIds: readonly string[],
+): Promise<string> {
   const users = await findUsersByIds(tx, userIds);
   const byId = new Map(users.map((u) => [u.id, u]));
   const rated = userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? 200 }));
@@ -174,7 +194,12 @@ function assertCaptainOnTurn(match: MatchRow, players: readonly PlayerRow[], use
 }
 
 /** A captain picks a player from the pool. */
-export async function pickPlayer(ctx: AppContext, userId: string, matchId: string, pickedId: string): Promise<void> {
+export async function pickPlayer(
+  ctx: AppContext,
+  userId: string,
+  matchId: string,
+  pickedId: string,
+): Promise<void> {
   await inTransaction(
     ctx.db,
     async (tx, after) => {
@@ -291,7 +316,12 @@ async function applyPick(
 }
 
 /** A captain bans a map. */
-export async function banMap(ctx: AppContext, userId: string, matchId: string, mapKey: string): Promise<void> {
+export async function banMap(
+  ctx: AppContext,
+  userId: string,
+  matchId: string,
+  mapKey: string,
+): Promise<void> {
   await inTransaction(
     ctx.db,
     async (tx, after) => {
@@ -349,7 +379,14 @@ async function applyBan(
 }
 
 /** The last map is played: the match becomes active and a game server is requested. */
-async function setMap(ctx: AppContext, tx: Db, after: After, match: MatchRow, players: PlayerRow[], map: MapInfo) {
+async function setMap(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  match: MatchRow,
+  players: PlayerRow[],
+  map: MapInfo,
+) {
   await tx
     .update(matches)
     .set({ mapKey: map.key, mapName: map.name, status: 'active', turn: null, deadline: null })
@@ -529,7 +566,10 @@ export async function finishMatch(
         newElo: r.newElo,
         matchId: match.id,
       });
-    ctx.realtime.toRoom(matchRoom(match.id), 'MATCH_CHANGE_STATUS', { matchId: match.id, status: 'finished' });
+    ctx.realtime.toRoom(matchRoom(match.id), 'MATCH_CHANGE_STATUS', {
+      matchId: match.id,
+      status: 'finished',
+    });
   });
   after.add(() => publishState(ctx, match.id));
   patchAll(
@@ -552,7 +592,13 @@ export async function cancelMatchTx(
   if (!found || !(LIVE_MATCH_STATUSES as readonly string[]).includes(found.match.status)) return false;
   await tx
     .update(matches)
-    .set({ status: 'cancelled', cancelReason: reason, turn: null, deadline: null, finishedAt: ctx.clock.now() })
+    .set({
+      status: 'cancelled',
+      cancelReason: reason,
+      turn: null,
+      deadline: null,
+      finishedAt: ctx.clock.now(),
+    })
     .where(eq(matches.id, matchId));
   after.add(() => {
     ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_CANCELLED', { matchId, reason });
@@ -573,7 +619,12 @@ export function cancelMatch(ctx: AppContext, matchId: string, reason: string): P
 }
 
 /** A participant asks for an admin: every online admin gets ADMIN_HELP in their private room. */
-export async function requestHelp(ctx: AppContext, userId: string, matchId: string, msg: string): Promise<void> {
+export async function requestHelp(
+  ctx: AppContext,
+  userId: string,
+  matchId: string,
+  msg: string,
+): Promise<void> {
   const found = await loadMatch(ctx.db, matchId);
   if (!found) throw notFound();
   const me = found.players.find((p) => p.userId === userId);

@@ -6,7 +6,13 @@ export type MatchRow = typeof matches.$inferSelect;
 export type PlayerRow = typeof matchPlayers.$inferSelect;
 
 export function toPlayer(p: PlayerRow): MatchPlayer {
-  return { _id: p.userId, name: p.name, avatar: p.avatar, elo: p.elo, ...(p.steamId ? { steamId: p.steamId } : {}) };
+  return {
+    _id: p.userId,
+    name: p.name,
+    avatar: p.avatar,
+    elo: p.elo,
+    ...(p.steamId ? { steamId: p.steamId } : {}),
+  };
 }
 
 function team(m: MatchRow, players: readonly PlayerRow[], key: TeamKey) {

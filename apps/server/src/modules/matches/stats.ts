@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { matchPlayers, matches } from './schema';
+import { matches, matchPlayers } from './schema';
 
 export async function recentResults(ctx: Pick<AppContext, 'db'>, userId: string): Promise<('W' | 'L')[]> {
   const rows = await ctx.db

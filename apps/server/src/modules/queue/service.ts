@@ -91,7 +91,10 @@ function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], i
   });
 }
 
-export async function joinQueue(ctx: AppContext, userId: string): Promise<{ inQueue: boolean; count: number }> {
+export async function joinQueue(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ inQueue: boolean; count: number }> {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound('USER_DOES_NOT_EXIST');
   if (!user.teamSpeakId) throw conflict('VOICE_NOT_LINKED');
@@ -152,7 +155,10 @@ export async function leaveQueue(
 }
 
 /** Accepts the running accept phase. Accepting twice changes nothing. */
-export async function readyQueue(ctx: AppContext, userId: string): Promise<{ inQueue: boolean; count: number }> {
+export async function readyQueue(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ inQueue: boolean; count: number }> {
   return inTransaction(
     ctx.db,
     async (tx, after) => {
@@ -162,7 +168,7 @@ export async function readyQueue(ctx: AppContext, userId: string): Promise<{ inQ
       if (!entry.phaseId) throw conflict('NO_ACCEPT_PHASE');
       const phaseId = entry.phaseId;
       const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
-      if (!phase || phase.status !== 'open') throw conflict('NO_ACCEPT_PHASE');
+      if (phase?.status !== 'open') throw conflict('NO_ACCEPT_PHASE');
       if (entry.accepted) return { inQueue: true, count: await queueCount(tx) };
       await tx.update(queueEntries).set({ accepted: true }).where(eq(queueEntries.userId, userId));
       const players = await phasePlayers(tx, phase.playerIds, phaseId);
@@ -194,7 +200,7 @@ export async function readyQueue(ctx: AppContext, userId: string): Promise<{ inQ
 export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phaseId: string): Promise<void> {
   await lockQueue(tx);
   const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
-  if (!phase || phase.status !== 'open') return;
+  if (phase?.status !== 'open') return;
   const entries = await tx.select().from(queueEntries).where(eq(queueEntries.phaseId, phaseId));
   const accepted = entries.filter((e) => e.accepted).map((e) => e.userId);
   const kicked = entries.filter((e) => !e.accepted).map((e) => e.userId);

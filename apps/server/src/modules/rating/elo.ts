@@ -21,6 +21,10 @@ export function eloDelta(victory: boolean | null, rules: EloRules = defaultEloRu
   return victory ? rules.win : -rules.loss;
 }
 
-export function eloAfter(elo: number | null | undefined, victory: boolean | null, rules = defaultEloRules): number {
+export function eloAfter(
+  elo: number | null | undefined,
+  victory: boolean | null,
+  rules = defaultEloRules,
+): number {
   return (elo ?? ELO_DEFAULT) + eloDelta(victory, rules);
 }

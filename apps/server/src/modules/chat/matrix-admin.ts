@@ -1,0 +1,160 @@
+/**
+ * A small Matrix Client-Server client for the product's server side, used for Synapse and for the
+ * embedded homeserver through the same calls: shared-secret registration
+ * (/_synapse/admin/v1/register: nonce, then HMAC-SHA1 over nonce\0user\0password\0admin|notadmin),
+ * password login, whoami, room creation, joins, invites, alias lookups and password resets.
+ * Only the transport differs: HTTP fetch to MATRIX_HOMESERVER_URL, or in-process requests
+ * (Fastify inject) to the embedded homeserver.
+ */
+import { createHmac } from 'node:crypto';
+
+export interface MatrixResponse {
+  status: number;
+  json: Record<string, unknown>;
+}
+export type Transport = (
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+) => Promise<MatrixResponse>;
+
+export class MatrixCallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errcode: string,
+    message: string,
+  ) {
+    super(`${status} ${errcode}: ${message}`);
+  }
+}
+
+export interface MatrixLogin {
+  userId: string;
+  accessToken: string;
+  deviceId: string;
+}
+
+export function fetchTransport(baseUrl: string): Transport {
+  const base = baseUrl.replace(/\/$/, '');
+  return async (method, path, body, token) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    let json: Record<string, unknown> = {};
+    try {
+      json = text ? JSON.parse(text) : {};
+    } catch {
+      json = { errcode: 'M_UNKNOWN', error: text.slice(0, 200) };
+    }
+    return { status: res.status, json };
+  };
+}
+
+const enc = encodeURIComponent;
+
+export class MatrixAdmin {
+  constructor(
+    private readonly transport: Transport,
+    private readonly sharedSecret: string,
+  ) {}
+
+  private async call(method: string, path: string, body?: unknown, token?: string) {
+    const res = await this.transport(method, path, body, token);
+    if (res.status >= 400) {
+      throw new MatrixCallError(
+        res.status,
+        String(res.json.errcode ?? 'M_UNKNOWN'),
+        String(res.json.error ?? ''),
+      );
+    }
+    return res.json;
+  }
+
+  async register(
+    username: string,
+    password: string,
+    opts: { admin?: boolean; displayname?: string } = {},
+  ): Promise<MatrixLogin> {
+    const { nonce } = (await this.call('GET', '/_synapse/admin/v1/register')) as { nonce: string };
+    const admin = opts.admin ?? false;
+    const mac = createHmac('sha1', this.sharedSecret)
+      .update(`${nonce}\0${username}\0${password}\0${admin ? 'admin' : 'notadmin'}`)
+      .digest('hex');
+    const r = await this.call('POST', '/_synapse/admin/v1/register', {
+      nonce,
+      username,
+      password,
+      admin,
+      mac,
+      ...(opts.displayname ? { displayname: opts.displayname } : {}),
+    });
+    return { userId: String(r.user_id), accessToken: String(r.access_token), deviceId: String(r.device_id) };
+  }
+
+  async login(userId: string, password: string): Promise<MatrixLogin> {
+    const r = await this.call('POST', '/_matrix/client/v3/login', {
+      type: 'm.login.password',
+      identifier: { type: 'm.id.user', user: userId },
+      password,
+      initial_device_display_name: 'openpug',
+    });
+    return { userId: String(r.user_id), accessToken: String(r.access_token), deviceId: String(r.device_id) };
+  }
+
+  /** True when the token is still valid. */
+  async whoami(token: string): Promise<boolean> {
+    const res = await this.transport('GET', '/_matrix/client/v3/account/whoami', undefined, token);
+    return res.status === 200;
+  }
+
+  async createRoom(token: string, body: Record<string, unknown>): Promise<string> {
+    return String((await this.call('POST', '/_matrix/client/v3/createRoom', body, token)).room_id);
+  }
+
+  async join(token: string, roomIdOrAlias: string): Promise<string> {
+    return String(
+      (await this.call('POST', `/_matrix/client/v3/join/${enc(roomIdOrAlias)}`, {}, token)).room_id,
+    );
+  }
+
+  async invite(token: string, roomId: string, userId: string): Promise<void> {
+    await this.call('POST', `/_matrix/client/v3/rooms/${enc(roomId)}/invite`, { user_id: userId }, token);
+  }
+
+  async resolveAlias(alias: string, token: string): Promise<string | null> {
+    const res = await this.transport(
+      'GET',
+      `/_matrix/client/v3/directory/room/${enc(alias)}`,
+      undefined,
+      token,
+    );
+    return res.status === 200 ? String(res.json.room_id) : null;
+  }
+
+  async setDisplayName(token: string, userId: string, name: string): Promise<void> {
+    await this.call(
+      'PUT',
+      `/_matrix/client/v3/profile/${enc(userId)}/displayname`,
+      { displayname: name },
+      token,
+    );
+  }
+
+  /** Synapse admin API (the embedded homeserver implements it too): new password, old sessions out. */
+  async resetPassword(adminToken: string, userId: string, password: string): Promise<void> {
+    await this.call(
+      'POST',
+      `/_synapse/admin/v1/reset_password/${enc(userId)}`,
+      { new_password: password, logout_devices: false },
+      adminToken,
+    );
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Chat module (SPEC §1, §3, §7): Matrix accounts for every user, the global and match rooms, the
+ * `matrix` credentials at login (through the accounts module's provider hook) and
+ * GET /api/users/matrixavatar/:sender. Service functions in ./service.ts; the embedded homeserver
+ * itself lives in src/homeserver.
+ */
+import { matrixAvatarParamsSchema, productUserIdOf } from '@openpug/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context';
+import { embeddedServerName, embeddedSharedSecret } from '../../homeserver';
+import { findUserById } from '../accounts/service';
+import { setMatrixSessionProvider } from '../accounts/session';
+import { identiconSvg } from './identicon';
+import { fetchTransport, type Transport } from './matrix-admin';
+import { matrixSessionFor, provisionUser, registerChatService } from './service';
+
+export const chatModule =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const external = ctx.config.MATRIX_HOMESERVER_URL;
+    let transport: Transport;
+    if (external) {
+      transport = fetchTransport(external);
+    } else {
+      // The embedded homeserver, reached in-process through the same HTTP routes.
+      transport = async (method, url, body, token) => {
+        const res = await app.inject({
+          method: method as 'GET',
+          url,
+          ...(body !== undefined ? { payload: body as object } : {}),
+          headers: token ? { authorization: `Bearer ${token}` } : {},
+        });
+        let json: Record<string, unknown> = {};
+        try {
+          json = res.body ? JSON.parse(res.body) : {};
+        } catch {
+          json = {};
+        }
+        return { status: res.statusCode, json };
+      };
+    }
+    registerChatService(
+      ctx,
+      transport,
+      external ? (ctx.config.MATRIX_SHARED_SECRET ?? '') : embeddedSharedSecret(ctx.config),
+      external ? (ctx.config.MATRIX_SERVER_NAME ?? '') : embeddedServerName(ctx.config),
+      external ?? ctx.config.PUBLIC_URL,
+    );
+    setMatrixSessionProvider(ctx, (userId) => matrixSessionFor(ctx, userId));
+    ctx.bus.on('user.created', async ({ userId }) => {
+      try {
+        await provisionUser(ctx, userId);
+      } catch (err) {
+        // Login provisions again; a homeserver outage must not fail sign-up.
+        app.log.warn({ err, userId }, 'matrix provisioning failed');
+      }
+    });
+
+    app.get(
+      '/api/users/matrixavatar/:sender',
+      { schema: { tags: ['chat'], params: matrixAvatarParamsSchema } },
+      async (request, reply) => {
+        const { sender } = request.params;
+        const userId = productUserIdOf(sender);
+        const user = userId ? await findUserById(ctx.db, userId) : null;
+        if (user?.avatar)
+          return reply.header('cache-control', 'public, max-age=300').redirect(user.avatar, 302);
+        return reply
+          .header('content-type', 'image/svg+xml')
+          .header('cache-control', 'public, max-age=86400')
+          .send(identiconSvg(sender));
+      },
+    );
+  };

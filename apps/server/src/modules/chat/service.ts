@@ -1,0 +1,295 @@
+/**
+ * Chat module service: every product user gets a Matrix account (provisioned on `user.created`
+ * and lazily at login), the global room (#global:<server>) every user joins, one room per match
+ * for its players, and the Matrix session returned at login. Works against Synapse
+ * (MATRIX_HOMESERVER_URL + MATRIX_SHARED_SECRET) and the embedded homeserver through the same
+ * MatrixAdmin calls.
+ *
+ * Match rooms: players only. Spectators are not members and cannot read them (the room is
+ * invite-only with shared history for members); the match page shows the chat to its players.
+ */
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import {
+  directRoomAliasLocalpart,
+  GLOBAL_ROOM_ALIAS_LOCALPART,
+  globalRoomAlias,
+  type MatrixSession,
+  matchRoomAliasLocalpart,
+  matrixUserId,
+} from '@openpug/shared';
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { findUserById } from '../accounts/service';
+import { MatrixAdmin, MatrixCallError, type Transport } from './matrix-admin';
+import { chatAccounts, chatRooms } from './schema';
+
+export interface ChatService {
+  admin: MatrixAdmin;
+  /** Known once the bot has an account (from its Matrix id). */
+  serverName: string;
+  homeserverUrl: string;
+  inflight: Map<string, Promise<AccountRow>>;
+}
+
+type AccountRow = typeof chatAccounts.$inferSelect;
+const services = new WeakMap<AppContext, ChatService>();
+const BOT = 'system';
+const BOT_LOCALPART = 'openpug';
+
+export function registerChatService(
+  ctx: AppContext,
+  transport: Transport,
+  sharedSecret: string,
+  serverName: string,
+  homeserverUrl: string,
+) {
+  const service: ChatService = {
+    admin: new MatrixAdmin(transport, sharedSecret),
+    serverName,
+    homeserverUrl,
+    inflight: new Map(),
+  };
+  services.set(ctx, service);
+  return service;
+}
+
+function chat(ctx: AppContext): ChatService {
+  const s = services.get(ctx);
+  if (!s) throw new Error('chat module not registered');
+  return s;
+}
+
+export const chatServerName = (ctx: AppContext) => chat(ctx).serverName;
+
+/** The user's Matrix id (whether or not provisioned yet). */
+export const matrixIdOfUser = (ctx: AppContext, userId: string) => matrixUserId(userId, chat(ctx).serverName);
+
+// Passwords are random; they are kept encrypted so a database dump alone cannot log in.
+function key(ctx: AppContext): Buffer {
+  return createHmac('sha256', ctx.tokens.secret).update('openpug matrix passwords').digest();
+}
+function encrypt(ctx: AppContext, text: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key(ctx), iv);
+  const data = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+}
+function decrypt(ctx: AppContext, value: string): string | null {
+  try {
+    const [iv, tag, data] = value.split('.').map((p) => Buffer.from(p, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', key(ctx), iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+async function accountRow(ctx: AppContext, userId: string): Promise<AccountRow | null> {
+  const [row] = await ctx.db.select().from(chatAccounts).where(eq(chatAccounts.userId, userId));
+  return row ?? null;
+}
+
+async function saveAccount(
+  ctx: AppContext,
+  userId: string,
+  matrixId: string,
+  password: string,
+  login: { accessToken: string; deviceId: string },
+) {
+  const row: AccountRow = {
+    userId,
+    matrixUserId: matrixId,
+    passwordEnc: encrypt(ctx, password),
+    accessToken: login.accessToken,
+    deviceId: login.deviceId,
+    createdAt: ctx.clock.now(),
+  };
+  await ctx.db
+    .insert(chatAccounts)
+    .values(row)
+    .onConflictDoUpdate({ target: chatAccounts.userId, set: { ...row, createdAt: undefined } });
+  return row;
+}
+
+/** One provisioning per user at a time (bus event and a login may race). */
+function once(ctx: AppContext, key: string, fn: () => Promise<AccountRow>): Promise<AccountRow> {
+  const s = chat(ctx);
+  const running = s.inflight.get(key);
+  if (running) return running;
+  const p = fn().finally(() => s.inflight.delete(key));
+  s.inflight.set(key, p);
+  return p;
+}
+
+/** The bot account that creates the product's rooms (a server admin). */
+export function ensureBot(ctx: AppContext): Promise<AccountRow> {
+  return once(ctx, BOT, async () => {
+    const s = chat(ctx);
+    const existing = await accountRow(ctx, BOT);
+    if (existing) {
+      s.serverName = existing.matrixUserId.slice(existing.matrixUserId.indexOf(':') + 1);
+      return refresh(ctx, existing, null);
+    }
+    const password = randomBytes(24).toString('base64url');
+    let localpart = BOT_LOCALPART;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const login = await s.admin.register(localpart, password, { admin: true, displayname: 'openpug' });
+        s.serverName = login.userId.slice(login.userId.indexOf(':') + 1);
+        return saveAccount(ctx, BOT, login.userId, password, login);
+      } catch (err) {
+        // The homeserver kept a bot from an earlier product database: take a fresh name.
+        if (!(err instanceof MatrixCallError && err.errcode === 'M_USER_IN_USE') || attempt > 3) throw err;
+        localpart = `${BOT_LOCALPART}-${randomBytes(3).toString('hex')}`;
+      }
+    }
+  });
+}
+
+/** Returns the row with a working access token (logging in again, or resetting the password). */
+async function refresh(ctx: AppContext, row: AccountRow, adminToken: string | null): Promise<AccountRow> {
+  const s = chat(ctx);
+  if (await s.admin.whoami(row.accessToken)) return row;
+  let password = decrypt(ctx, row.passwordEnc);
+  if (password) {
+    try {
+      return saveAccount(
+        ctx,
+        row.userId,
+        row.matrixUserId,
+        password,
+        await s.admin.login(row.matrixUserId, password),
+      );
+    } catch (err) {
+      if (!(err instanceof MatrixCallError && err.status === 403) || !adminToken) throw err;
+    }
+  }
+  if (!adminToken) throw new Error(`cannot log in ${row.matrixUserId}`);
+  password = randomBytes(24).toString('base64url');
+  await s.admin.resetPassword(adminToken, row.matrixUserId, password);
+  return saveAccount(
+    ctx,
+    row.userId,
+    row.matrixUserId,
+    password,
+    await s.admin.login(row.matrixUserId, password),
+  );
+}
+
+/** The global room, created by the bot on first use (public, alias #global:<server>). */
+export async function ensureGlobalRoom(ctx: AppContext): Promise<string> {
+  const [row] = await ctx.db
+    .select()
+    .from(chatRooms)
+    .where(and(eq(chatRooms.kind, 'global'), eq(chatRooms.key, 'global')));
+  if (row) return row.roomId;
+  const bot = await ensureBot(ctx);
+  const s = chat(ctx);
+  let roomId = await s.admin.resolveAlias(globalRoomAlias(s.serverName), bot.accessToken);
+  if (!roomId) {
+    try {
+      roomId = await s.admin.createRoom(bot.accessToken, {
+        preset: 'public_chat',
+        room_alias_name: GLOBAL_ROOM_ALIAS_LOCALPART,
+        name: 'Global',
+        power_level_content_override: { events_default: 0, invite: 50 },
+      });
+    } catch (err) {
+      if (!(err instanceof MatrixCallError && err.errcode === 'M_ROOM_IN_USE')) throw err;
+      roomId = await s.admin.resolveAlias(globalRoomAlias(s.serverName), bot.accessToken);
+      if (!roomId) throw err;
+    }
+  }
+  await ctx.db.insert(chatRooms).values({ kind: 'global', key: 'global', roomId }).onConflictDoNothing();
+  const [stored] = await ctx.db
+    .select()
+    .from(chatRooms)
+    .where(and(eq(chatRooms.kind, 'global'), eq(chatRooms.key, 'global')));
+  return stored.roomId;
+}
+
+/**
+ * Makes sure the product user has a Matrix account with a valid token and is in the global room.
+ * Idempotent; called on `user.created` and at every login.
+ */
+export function provisionUser(ctx: AppContext, userId: string): Promise<AccountRow> {
+  return once(ctx, userId, async () => {
+    const s = chat(ctx);
+    const bot = await ensureBot(ctx);
+    const existing = await accountRow(ctx, userId);
+    if (existing) return refresh(ctx, existing, bot.accessToken);
+    const user = await findUserById(ctx.db, userId);
+    if (!user) throw new Error(`unknown user ${userId}`);
+    const password = randomBytes(24).toString('base64url');
+    const mxid = matrixUserId(userId, s.serverName);
+    let login: { accessToken: string; deviceId: string };
+    try {
+      login = await s.admin.register(userId, password, { displayname: user.name ?? undefined });
+    } catch (err) {
+      // The account exists from an earlier product database: take it over with a new password.
+      if (!(err instanceof MatrixCallError && err.errcode === 'M_USER_IN_USE')) throw err;
+      await s.admin.resetPassword(bot.accessToken, mxid, password);
+      login = await s.admin.login(mxid, password);
+    }
+    const row = await saveAccount(ctx, userId, mxid, password, login);
+    await s.admin.join(row.accessToken, await ensureGlobalRoom(ctx));
+    return row;
+  });
+}
+
+/** The credentials returned at login: `{userId, accessToken, deviceId, homeserverUrl}`. */
+export async function matrixSessionFor(ctx: AppContext, userId: string): Promise<MatrixSession> {
+  const row = await provisionUser(ctx, userId);
+  return {
+    userId: row.matrixUserId,
+    accessToken: row.accessToken,
+    deviceId: row.deviceId,
+    homeserverUrl: chat(ctx).homeserverUrl,
+  };
+}
+
+/** The match's room id, if it has one. */
+export async function matchRoomOf(ctx: AppContext, matchId: string): Promise<string | null> {
+  const [row] = await ctx.db
+    .select()
+    .from(chatRooms)
+    .where(and(eq(chatRooms.kind, 'match'), eq(chatRooms.key, matchId)));
+  return row?.roomId ?? null;
+}
+
+/**
+ * Creates the match's room (idempotent) with its players as members: private, invite-only, alias
+ * #match_<matchId>, named after the match. Players are invited and joined server-side, so the room
+ * is in their room list right away. Spectators are not members.
+ */
+export async function createMatchRoom(ctx: AppContext, matchId: string, userIds: string[]): Promise<string> {
+  const existing = await matchRoomOf(ctx, matchId);
+  if (existing) return existing;
+  const s = chat(ctx);
+  const bot = await ensureBot(ctx);
+  const players = await Promise.all(userIds.map((id) => provisionUser(ctx, id)));
+  let roomId: string;
+  try {
+    roomId = await s.admin.createRoom(bot.accessToken, {
+      preset: 'private_chat',
+      room_alias_name: matchRoomAliasLocalpart(matchId),
+      name: `Match ${matchId.slice(0, 8)}`,
+      invite: players.map((p) => p.matrixUserId),
+      power_level_content_override: { events_default: 0, invite: 100 },
+    });
+  } catch (err) {
+    if (!(err instanceof MatrixCallError && err.errcode === 'M_ROOM_IN_USE')) throw err;
+    const found = await s.admin.resolveAlias(
+      `#${matchRoomAliasLocalpart(matchId)}:${s.serverName}`,
+      bot.accessToken,
+    );
+    if (!found) throw err;
+    roomId = found;
+  }
+  for (const p of players) await s.admin.join(p.accessToken, roomId);
+  await ctx.db.insert(chatRooms).values({ kind: 'match', key: matchId, roomId }).onConflictDoNothing();
+  return (await matchRoomOf(ctx, matchId)) ?? roomId;
+}
+
+export { directRoomAliasLocalpart };

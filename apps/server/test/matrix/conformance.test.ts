@@ -1,0 +1,580 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: Matrix JSON answers are inspected loosely in black-box tests.
+/**
+ * Black-box Matrix Client-Server conformance for the subset the product uses, organised by the
+ * spec's sections. Runs against the embedded homeserver always and against Synapse when
+ * SYNAPSE_URL + SYNAPSE_SHARED_SECRET are set: both must answer the same way.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, enc, type MatrixUser, registerUser, serverOf, type Target, targets, testPng } from './targets';
+
+const MiB = 1024 * 1024;
+
+describe.each(targets())('Matrix C-S API on $name', (spec) => {
+  let t: Target;
+  let alice: MatrixUser;
+  let bob: MatrixUser;
+  let eve: MatrixUser;
+  beforeAll(async () => {
+    t = await spec.start();
+    [alice, bob, eve] = await Promise.all([
+      registerUser(t, 'alice'),
+      registerUser(t, 'bob'),
+      registerUser(t, 'eve'),
+    ]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const get = (path: string, token?: string) => call(t, 'GET', path, { token });
+  const post = (path: string, body: unknown, token?: string) => call(t, 'POST', path, { body, token });
+  const put = (path: string, body: unknown, token?: string) => call(t, 'PUT', path, { body, token });
+  const room = (id: string) => `/_matrix/client/v3/rooms/${enc(id)}`;
+  let txn = 0;
+  const send = (token: string, roomId: string, content: object, type = 'm.room.message', id = `t${++txn}`) =>
+    put(`${room(roomId)}/send/${type}/${id}`, content, token);
+  const createRoom = async (token: string, body: object = {}) => {
+    const r = await post('/_matrix/client/v3/createRoom', body, token);
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    return r.json.room_id as string;
+  };
+  const messages = async (token: string, roomId: string, query = 'dir=b&limit=100') => {
+    const r = await get(`${room(roomId)}/messages?${query}`, token);
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    return r.json;
+  };
+  const texts = async (token: string, roomId: string) =>
+    ((await messages(token, roomId)).chunk as any[])
+      .filter((e) => e.type === 'm.room.message')
+      .map((e) => e.content.body);
+  const sync = async (token: string, query = '') => {
+    const r = await get(`/_matrix/client/v3/sync?${query}`, token);
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    return r.json;
+  };
+
+  /** Incremental syncs from `since` until `found` picks something out of a response (like a client's sync loop). */
+  const syncUntil = async <T>(
+    token: string,
+    since: string,
+    found: (s: any) => T | undefined,
+    query = 'timeout=5000',
+  ) => {
+    let next = since;
+    for (let i = 0; i < 20; i++) {
+      const s = await sync(token, `since=${enc(next)}&${query}`);
+      const hit = found(s);
+      if (hit !== undefined) return { hit, next_batch: s.next_batch as string };
+      next = s.next_batch;
+    }
+    throw new Error('not delivered by sync');
+  };
+
+  describe('2 API standards: errors', () => {
+    it('unknown endpoints are 404 M_UNRECOGNIZED, wrong methods 405 M_UNRECOGNIZED', async () => {
+      const unknown = await get('/_matrix/client/v3/no_such_thing', alice.accessToken);
+      expect(unknown.status).toBe(404);
+      expect(unknown.json.errcode).toBe('M_UNRECOGNIZED');
+      const wrong = await call(t, 'DELETE', '/_matrix/client/v3/createRoom', { token: alice.accessToken });
+      expect(wrong.status).toBe(405);
+      expect(wrong.json.errcode).toBe('M_UNRECOGNIZED');
+    });
+    it('malformed JSON is 400 M_NOT_JSON, a JSON array 400 M_BAD_JSON, and nothing is created', async () => {
+      const before = (await get('/_matrix/client/v3/joined_rooms', alice.accessToken)).json.joined_rooms
+        .length;
+      const bad = await call(t, 'POST', '/_matrix/client/v3/createRoom', {
+        raw: '{"name": ',
+        token: alice.accessToken,
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.json.errcode).toBe('M_NOT_JSON');
+      const array = await call(t, 'POST', '/_matrix/client/v3/createRoom', {
+        raw: '[]',
+        token: alice.accessToken,
+      });
+      expect(array.status).toBe(400);
+      expect(array.json.errcode).toBe('M_BAD_JSON');
+      expect((await get('/_matrix/client/v3/joined_rooms', alice.accessToken)).json.joined_rooms.length).toBe(
+        before,
+      );
+    });
+  });
+
+  describe('3 server discovery and versions', () => {
+    it('lists supported versions', async () => {
+      const r = await get('/_matrix/client/versions');
+      expect(r.status).toBe(200);
+      expect(r.json.versions).toEqual(expect.arrayContaining(['v1.1']));
+    });
+    it('reports capabilities with room versions', async () => {
+      const r = await get('/_matrix/client/v3/capabilities', alice.accessToken);
+      expect(r.status).toBe(200);
+      expect(r.json.capabilities['m.room_versions'].default).toEqual(expect.any(String));
+    });
+  });
+
+  describe('5 client authentication', () => {
+    it('offers password and token login', async () => {
+      const flows = (await get('/_matrix/client/v3/login')).json.flows.map((f: { type: string }) => f.type);
+      expect(flows).toEqual(expect.arrayContaining(['m.login.password', 'm.login.token']));
+    });
+    it('logs in with a password, whoami names the user, logout revokes the token', async () => {
+      const login = await post('/_matrix/client/v3/login', {
+        type: 'm.login.password',
+        identifier: { type: 'm.id.user', user: alice.userId },
+        password: alice.password,
+      });
+      expect(login.status).toBe(200);
+      expect(login.json.user_id).toBe(alice.userId);
+      const token = login.json.access_token as string;
+      const who = await get('/_matrix/client/v3/account/whoami', token);
+      expect(who.json).toMatchObject({ user_id: alice.userId, device_id: login.json.device_id });
+      expect((await post('/_matrix/client/v3/logout', {}, token)).status).toBe(200);
+      const after = await get('/_matrix/client/v3/account/whoami', token);
+      expect(after.status).toBe(401);
+      expect(after.json.errcode).toBe('M_UNKNOWN_TOKEN');
+      // Other sessions keep working.
+      expect((await get('/_matrix/client/v3/account/whoami', alice.accessToken)).status).toBe(200);
+    });
+    it('refuses a wrong password with 403 M_FORBIDDEN', async () => {
+      const r = await post('/_matrix/client/v3/login', {
+        type: 'm.login.password',
+        identifier: { type: 'm.id.user', user: alice.userId },
+        password: 'wrong',
+      });
+      expect(r.status).toBe(403);
+      expect(r.json.errcode).toBe('M_FORBIDDEN');
+    });
+    it('refuses wrong and missing tokens', async () => {
+      const wrong = await get('/_matrix/client/v3/account/whoami', 'not-a-token');
+      expect(wrong.status).toBe(401);
+      expect(wrong.json.errcode).toBe('M_UNKNOWN_TOKEN');
+      const missing = await get('/_matrix/client/v3/account/whoami');
+      expect(missing.status).toBe(401);
+      expect(missing.json.errcode).toBe('M_MISSING_TOKEN');
+    });
+    it('logs in with a single-use m.login.token', async () => {
+      const minted = await post('/_matrix/client/v1/login/get_token', {}, bob.accessToken);
+      expect(minted.status, JSON.stringify(minted.json)).toBe(200);
+      const body = { type: 'm.login.token', token: minted.json.login_token };
+      const login = await post('/_matrix/client/v3/login', body);
+      expect(login.status).toBe(200);
+      expect(login.json.user_id).toBe(bob.userId);
+      const again = await post('/_matrix/client/v3/login', body);
+      expect(again.status).toBe(403);
+      expect(again.json.errcode).toBe('M_FORBIDDEN');
+    });
+    it('open registration is disabled: accounts come from the shared-secret admin API', async () => {
+      const r = await post('/_matrix/client/v3/register', {
+        username: 'x',
+        password: 'y',
+        auth: { type: 'm.login.dummy' },
+      });
+      expect(r.status).toBe(403);
+      expect(r.json.errcode).toBe('M_FORBIDDEN');
+    });
+    it('shared-secret registration checks the HMAC and uses each nonce once', async () => {
+      const { json: n } = await get('/_synapse/admin/v1/register');
+      const body = {
+        nonce: n.nonce,
+        username: 'mallory',
+        password: 'pw',
+        admin: false,
+        mac: '00'.repeat(20),
+      };
+      const bad = await post('/_synapse/admin/v1/register', body);
+      expect(bad.status).toBe(403);
+      const login = await post('/_matrix/client/v3/login', {
+        type: 'm.login.password',
+        identifier: { type: 'm.id.user', user: 'mallory' },
+        password: 'pw',
+      });
+      expect(login.status).toBe(403);
+    });
+  });
+
+  describe('8 filtering', () => {
+    it('creates and reads a filter; an unknown id is 404 M_NOT_FOUND', async () => {
+      const filter = { room: { timeline: { limit: 5 } } };
+      const created = await post(
+        `/_matrix/client/v3/user/${enc(alice.userId)}/filter`,
+        filter,
+        alice.accessToken,
+      );
+      expect(created.status).toBe(200);
+      const read = await get(
+        `/_matrix/client/v3/user/${enc(alice.userId)}/filter/${created.json.filter_id}`,
+        alice.accessToken,
+      );
+      expect(read.json).toMatchObject(filter);
+      const missing = await get(
+        `/_matrix/client/v3/user/${enc(alice.userId)}/filter/987654`,
+        alice.accessToken,
+      );
+      expect(missing.status).toBe(404);
+      expect(missing.json.errcode).toBe('M_NOT_FOUND');
+    });
+  });
+
+  describe('7 rooms: creation, aliases, membership', () => {
+    it('creates a room with an alias; the alias resolves; a taken alias is M_ROOM_IN_USE', async () => {
+      const name = `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+      const roomId = await createRoom(alice.accessToken, {
+        preset: 'public_chat',
+        room_alias_name: name,
+        name: 'Lobby',
+      });
+      const alias = `#${name}:${serverOf(alice.userId)}`;
+      const resolved = await get(`/_matrix/client/v3/directory/room/${enc(alias)}`, bob.accessToken);
+      expect(resolved.json.room_id).toBe(roomId);
+      const taken = await post('/_matrix/client/v3/createRoom', { room_alias_name: name }, bob.accessToken);
+      expect(taken.status).toBe(400);
+      expect(taken.json.errcode).toBe('M_ROOM_IN_USE');
+      // join by alias, twice: same room, one membership
+      expect((await post(`/_matrix/client/v3/join/${enc(alias)}`, {}, bob.accessToken)).json.room_id).toBe(
+        roomId,
+      );
+      expect((await post(`/_matrix/client/v3/join/${enc(alias)}`, {}, bob.accessToken)).json.room_id).toBe(
+        roomId,
+      );
+      const joined = await get(`${room(roomId)}/joined_members`, alice.accessToken);
+      expect(Object.keys(joined.json.joined).sort()).toEqual([alice.userId, bob.userId].sort());
+      expect((await get(`${room(roomId)}/state/m.room.name/`, bob.accessToken)).json.name).toBe('Lobby');
+      const unknown = await get(
+        `/_matrix/client/v3/directory/room/${enc(`#nope${name}:${serverOf(alice.userId)}`)}`,
+      );
+      expect(unknown.status).toBe(404);
+      expect(unknown.json.errcode).toBe('M_NOT_FOUND');
+    });
+
+    it('private rooms: no join without an invite; invite, join, leave', async () => {
+      const roomId = await createRoom(alice.accessToken, { preset: 'private_chat' });
+      const denied = await post(`/_matrix/client/v3/join/${enc(roomId)}`, {}, eve.accessToken);
+      expect(denied.status).toBe(403);
+      expect(denied.json.errcode).toBe('M_FORBIDDEN');
+      expect((await post(`${room(roomId)}/invite`, { user_id: bob.userId }, alice.accessToken)).status).toBe(
+        200,
+      );
+      expect((await post(`${room(roomId)}/join`, {}, bob.accessToken)).status).toBe(200);
+      expect((await post(`${room(roomId)}/leave`, {}, bob.accessToken)).status).toBe(200);
+      const joined = await get(`${room(roomId)}/joined_members`, alice.accessToken);
+      expect(Object.keys(joined.json.joined)).toEqual([alice.userId]);
+    });
+
+    it('createRoom invites with is_direct reach the invitee as an invite', async () => {
+      const { next_batch } = await sync(bob.accessToken, 'timeout=0');
+      const roomId = await createRoom(alice.accessToken, {
+        preset: 'trusted_private_chat',
+        is_direct: true,
+        invite: [bob.userId],
+      });
+      const { hit: events } = await syncUntil(
+        bob.accessToken,
+        next_batch,
+        (s) => s.rooms.invite[roomId]?.invite_state.events,
+      );
+      const me = events.find((e: any) => e.type === 'm.room.member' && e.state_key === bob.userId);
+      expect(me.content).toMatchObject({ membership: 'invite', is_direct: true });
+    });
+  });
+
+  describe('7 rooms: events, state, power levels, history', () => {
+    let roomId: string;
+    beforeAll(async () => {
+      roomId = await createRoom(alice.accessToken, { preset: 'private_chat', invite: [bob.userId] });
+      await post(`${room(roomId)}/join`, {}, bob.accessToken);
+    });
+
+    it('sending is idempotent per transaction id', async () => {
+      const a = await send(
+        alice.accessToken,
+        roomId,
+        { msgtype: 'm.text', body: 'once' },
+        'm.room.message',
+        'same-txn',
+      );
+      const b = await send(
+        alice.accessToken,
+        roomId,
+        { msgtype: 'm.text', body: 'once' },
+        'm.room.message',
+        'same-txn',
+      );
+      expect(a.status).toBe(200);
+      expect(b.json.event_id).toBe(a.json.event_id);
+      expect((await texts(alice.accessToken, roomId)).filter((x) => x === 'once')).toHaveLength(1);
+      const ev = await get(`${room(roomId)}/event/${enc(a.json.event_id)}`, bob.accessToken);
+      expect(ev.json).toMatchObject({
+        type: 'm.room.message',
+        sender: alice.userId,
+        content: { body: 'once' },
+      });
+    });
+
+    it('non-members can neither read nor write, and nothing changes', async () => {
+      const before = await texts(alice.accessToken, roomId);
+      const write = await send(eve.accessToken, roomId, { msgtype: 'm.text', body: 'intruder' });
+      expect(write.status).toBe(403);
+      expect(write.json.errcode).toBe('M_FORBIDDEN');
+      const read = await get(`${room(roomId)}/messages?dir=b`, eve.accessToken);
+      expect(read.status).toBe(403);
+      expect(read.json.errcode).toBe('M_FORBIDDEN');
+      const state = await put(`${room(roomId)}/state/m.room.topic/`, { topic: 'x' }, eve.accessToken);
+      expect(state.status).toBe(403);
+      const typing = await put(
+        `${room(roomId)}/typing/${enc(eve.userId)}`,
+        { typing: true, timeout: 1000 },
+        eve.accessToken,
+      );
+      expect(typing.status).toBe(403);
+      expect(await texts(alice.accessToken, roomId)).toEqual(before);
+    });
+
+    it('state events: set and read; power levels stop a regular member', async () => {
+      expect(
+        (await put(`${room(roomId)}/state/m.room.name/`, { name: 'Ours' }, alice.accessToken)).status,
+      ).toBe(200);
+      expect((await get(`${room(roomId)}/state/m.room.name/`, bob.accessToken)).json).toEqual({
+        name: 'Ours',
+      });
+      const denied = await put(`${room(roomId)}/state/m.room.name/`, { name: 'Mine' }, bob.accessToken);
+      expect(denied.status).toBe(403);
+      expect(denied.json.errcode).toBe('M_FORBIDDEN');
+      expect((await get(`${room(roomId)}/state/m.room.name/`, bob.accessToken)).json).toEqual({
+        name: 'Ours',
+      });
+      const missing = await get(`${room(roomId)}/state/m.room.topic/`, bob.accessToken);
+      expect(missing.status).toBe(404);
+      expect(missing.json.errcode).toBe('M_NOT_FOUND');
+    });
+
+    it('/messages paginates backwards and forwards', async () => {
+      for (let i = 0; i < 5; i++)
+        await send(bob.accessToken, roomId, { msgtype: 'm.text', body: `page ${i}` });
+      const first = await messages(alice.accessToken, roomId, 'dir=b&limit=3');
+      expect(first.chunk.map((e: any) => e.content.body)).toEqual(['page 4', 'page 3', 'page 2']);
+      const second = await messages(alice.accessToken, roomId, `dir=b&limit=2&from=${first.end}`);
+      expect(second.chunk.map((e: any) => e.content.body)).toEqual(['page 1', 'page 0']);
+      const forward = await messages(alice.accessToken, roomId, `dir=f&limit=2&from=${second.end}`);
+      expect(forward.chunk.map((e: any) => e.content.body)).toEqual(['page 0', 'page 1']);
+      // all the way back to the creation event
+      let from = first.end;
+      let all: any[] = [...first.chunk];
+      for (let i = 0; i < 20 && from; i++) {
+        const page = await messages(alice.accessToken, roomId, `dir=b&limit=10&from=${from}`);
+        all = all.concat(page.chunk);
+        from = page.end;
+      }
+      expect(all.at(-1).type).toBe('m.room.create');
+    });
+  });
+
+  describe('10 sync', () => {
+    it('initial sync has the room with state and timeline; incremental sync long-polls for new events', async () => {
+      const roomId = await createRoom(alice.accessToken, {
+        preset: 'private_chat',
+        invite: [bob.userId],
+        name: 'Sync',
+      });
+      await post(`${room(roomId)}/join`, {}, bob.accessToken);
+      await send(alice.accessToken, roomId, { msgtype: 'm.text', body: 'hello' }, 'm.room.message', 'sync-1');
+      const initial = await sync(alice.accessToken, 'timeout=0');
+      const joined = initial.rooms.join[roomId];
+      const all = [...joined.state.events, ...joined.timeline.events];
+      expect(all.some((e: any) => e.type === 'm.room.create')).toBe(true);
+      const own = joined.timeline.events.find((e: any) => e.content?.body === 'hello');
+      expect(own.unsigned.transaction_id).toBe('sync-1');
+      expect(joined.timeline.prev_batch).toEqual(expect.any(String));
+
+      const bobSince = (await sync(bob.accessToken, 'timeout=0')).next_batch;
+      const pending = sync(bob.accessToken, `since=${bobSince}&timeout=10000`);
+      await new Promise((r) => setTimeout(r, 200));
+      await send(alice.accessToken, roomId, { msgtype: 'm.text', body: 'live' }, 'm.room.message', 'sync-2');
+      const delta = await pending;
+      expect(delta.next_batch).not.toBe(bobSince);
+      const find = (s: any) =>
+        s.rooms.join[roomId]?.timeline.events.find((e: any) => e.content?.body === 'live');
+      const ev = find(delta) ?? (await syncUntil(bob.accessToken, delta.next_batch, find)).hit;
+      expect(ev.sender).toBe(alice.userId);
+      expect(ev.unsigned.transaction_id).toBeUndefined();
+    });
+
+    it('a limited timeline says so and its prev_batch pages back', async () => {
+      const roomId = await createRoom(alice.accessToken, { preset: 'private_chat' });
+      const since = (await sync(alice.accessToken, 'timeout=0')).next_batch;
+      for (let i = 0; i < 6; i++) await send(alice.accessToken, roomId, { msgtype: 'm.text', body: `l${i}` });
+      const filter = JSON.stringify({ room: { timeline: { limit: 3 } } });
+      const s = await sync(alice.accessToken, `since=${since}&timeout=0&filter=${enc(filter)}`);
+      const tl = s.rooms.join[roomId].timeline;
+      expect(tl.limited).toBe(true);
+      expect(tl.events.map((e: any) => e.content.body)).toEqual(['l3', 'l4', 'l5']);
+      const back = await messages(alice.accessToken, roomId, `dir=b&limit=3&from=${enc(tl.prev_batch)}`);
+      expect(back.chunk.map((e: any) => e.content.body)).toEqual(['l2', 'l1', 'l0']);
+    });
+
+    it('leaving shows the room under leave', async () => {
+      const roomId = await createRoom(alice.accessToken, { preset: 'public_chat' });
+      await post(`${room(roomId)}/join`, {}, bob.accessToken);
+      const since = (await sync(bob.accessToken, 'timeout=0')).next_batch;
+      await post(`${room(roomId)}/leave`, {}, bob.accessToken);
+      const { hit } = await syncUntil(bob.accessToken, since, (s) => s.rooms.leave[roomId]);
+      expect(hit.timeline.events.at(-1)).toMatchObject({
+        type: 'm.room.member',
+        content: { membership: 'leave' },
+      });
+    });
+  });
+
+  describe('11 typing, receipts, read markers, unread counts', () => {
+    let roomId: string;
+    beforeAll(async () => {
+      roomId = await createRoom(alice.accessToken, { preset: 'private_chat', invite: [bob.userId] });
+      await post(`${room(roomId)}/join`, {}, bob.accessToken);
+    });
+
+    it('typing reaches the other member as m.typing', async () => {
+      const since = (await sync(bob.accessToken, 'timeout=0')).next_batch;
+      expect(
+        (
+          await put(
+            `${room(roomId)}/typing/${enc(alice.userId)}`,
+            { typing: true, timeout: 20000 },
+            alice.accessToken,
+          )
+        ).status,
+      ).toBe(200);
+      const typingOf = (s: any) =>
+        s.rooms.join[roomId]?.ephemeral.events.find((e: any) => e.type === 'm.typing')?.content.user_ids;
+      const on = await syncUntil(bob.accessToken, since, typingOf);
+      expect(on.hit).toEqual([alice.userId]);
+      await put(`${room(roomId)}/typing/${enc(alice.userId)}`, { typing: false }, alice.accessToken);
+      const off = await syncUntil(bob.accessToken, on.next_batch, typingOf);
+      expect(off.hit).toEqual([]);
+    });
+
+    it('unread counts grow with messages and clear with a read receipt, which the sender sees', async () => {
+      await send(alice.accessToken, roomId, { msgtype: 'm.text', body: 'one' });
+      await send(alice.accessToken, roomId, { msgtype: 'm.notice', body: 'a notice does not count' });
+      const last = await send(alice.accessToken, roomId, { msgtype: 'm.text', body: 'two' });
+      const s = await sync(bob.accessToken, 'timeout=0');
+      expect(s.rooms.join[roomId].unread_notifications.notification_count).toBe(2);
+      const aliceSince = (await sync(alice.accessToken, 'timeout=0')).next_batch;
+      const receipt = await post(
+        `${room(roomId)}/receipt/m.read/${enc(last.json.event_id)}`,
+        {},
+        bob.accessToken,
+      );
+      expect(receipt.status).toBe(200);
+      const cleared = await syncUntil(bob.accessToken, s.next_batch, (x) =>
+        x.rooms.join[roomId]?.unread_notifications.notification_count === 0 ? true : undefined,
+      );
+      expect(cleared.hit).toBe(true);
+      const seen = await syncUntil(alice.accessToken, aliceSince, (x) =>
+        x.rooms.join[roomId]?.ephemeral.events.find((e: any) => e.type === 'm.receipt'),
+      );
+      expect(seen.hit.content[last.json.event_id]['m.read'][bob.userId].ts).toEqual(expect.any(Number));
+    });
+
+    it('read markers set m.fully_read room account data', async () => {
+      const last = await send(alice.accessToken, roomId, { msgtype: 'm.text', body: 'mark me' });
+      const r = await post(
+        `${room(roomId)}/read_markers`,
+        { 'm.fully_read': last.json.event_id, 'm.read': last.json.event_id },
+        bob.accessToken,
+      );
+      expect(r.status).toBe(200);
+      const s = await sync(bob.accessToken, 'timeout=0');
+      const marker = s.rooms.join[roomId].account_data.events.find((e: any) => e.type === 'm.fully_read');
+      expect(marker.content.event_id).toBe(last.json.event_id);
+    });
+  });
+
+  describe('11 account data and tags', () => {
+    it('tags a room and stores global m.direct', async () => {
+      const roomId = await createRoom(alice.accessToken, { preset: 'private_chat' });
+      const tagPath = `/_matrix/client/v3/user/${enc(alice.userId)}/rooms/${enc(roomId)}/tags`;
+      expect((await put(`${tagPath}/m.favourite`, { order: 0.5 }, alice.accessToken)).status).toBe(200);
+      expect((await get(tagPath, alice.accessToken)).json.tags).toEqual({ 'm.favourite': { order: 0.5 } });
+      const direct = { [bob.userId]: [roomId] };
+      expect(
+        (
+          await put(
+            `/_matrix/client/v3/user/${enc(alice.userId)}/account_data/m.direct`,
+            direct,
+            alice.accessToken,
+          )
+        ).status,
+      ).toBe(200);
+      const s = await sync(alice.accessToken, 'timeout=0');
+      expect(s.account_data.events.find((e: any) => e.type === 'm.direct').content).toEqual(direct);
+      const tags = s.rooms.join[roomId].account_data.events.find((e: any) => e.type === 'm.tag');
+      expect(tags.content.tags['m.favourite'].order).toBe(0.5);
+      expect((await call(t, 'DELETE', `${tagPath}/m.favourite`, { token: alice.accessToken })).status).toBe(
+        200,
+      );
+      expect((await get(tagPath, alice.accessToken)).json.tags).toEqual({});
+      const other = await get(
+        `/_matrix/client/v3/user/${enc(alice.userId)}/account_data/m.direct`,
+        bob.accessToken,
+      );
+      expect(other.status).toBe(403);
+    });
+  });
+
+  describe('13 profiles', () => {
+    it('sets and reads a display name', async () => {
+      const path = `/_matrix/client/v3/profile/${enc(alice.userId)}/displayname`;
+      expect((await put(path, { displayname: 'Alice A.' }, alice.accessToken)).status).toBe(200);
+      expect((await get(path, bob.accessToken)).json.displayname).toBe('Alice A.');
+      const hijack = await put(path, { displayname: 'hijack' }, bob.accessToken);
+      expect(hijack.status).toBe(400);
+      expect(hijack.json.errcode).toBe('M_FORBIDDEN');
+      expect((await get(path, bob.accessToken)).json.displayname).toBe('Alice A.');
+    });
+  });
+
+  describe('content repository', () => {
+    it('uploads, downloads with authentication, thumbnails by cropping', async () => {
+      const png = await testPng(200, 120);
+      const up = await call(t, 'POST', '/_matrix/media/v3/upload?filename=red.png', {
+        raw: png,
+        contentType: 'image/png',
+        token: alice.accessToken,
+      });
+      expect(up.status, JSON.stringify(up.json)).toBe(200);
+      const [server, mediaId] = String(up.json.content_uri).replace('mxc://', '').split('/');
+      const down = await get(`/_matrix/client/v1/media/download/${server}/${mediaId}`, bob.accessToken);
+      expect(down.status).toBe(200);
+      expect(down.bytes.equals(png)).toBe(true);
+      const anon = await get(`/_matrix/client/v1/media/download/${server}/${mediaId}`);
+      expect(anon.status).toBe(401);
+      const thumb = await get(
+        `/_matrix/client/v1/media/thumbnail/${server}/${mediaId}?width=64&height=64&method=crop`,
+        bob.accessToken,
+      );
+      expect(thumb.status).toBe(200);
+      const meta = await sharp(thumb.bytes).metadata();
+      // Synapse serves its nearest pre-generated crop size at or above the request.
+      expect(meta.width).toBe(meta.height);
+      expect(meta.width).toBeGreaterThanOrEqual(64);
+      const missing = await get(
+        `/_matrix/client/v1/media/download/${server}/nope${mediaId}`,
+        bob.accessToken,
+      );
+      expect(missing.status).toBe(404);
+      expect(missing.json.errcode).toBe('M_NOT_FOUND');
+    });
+    it('reports the upload limit and refuses bigger uploads with M_TOO_LARGE', async () => {
+      const cfg = await get('/_matrix/client/v1/media/config', alice.accessToken);
+      expect(cfg.json['m.upload.size']).toBe(10 * MiB);
+      const big = await call(t, 'POST', '/_matrix/media/v3/upload?filename=big.bin', {
+        raw: Buffer.alloc(10 * MiB + 1, 1),
+        contentType: 'application/octet-stream',
+        token: alice.accessToken,
+      });
+      expect(big.status).toBe(413);
+      expect(big.json.errcode).toBe('M_TOO_LARGE');
+    });
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Chat on Matrix (SPEC §3, §4, §7): the credentials returned at login and the room naming rules
+ * shared by the server (provisioning) and the web client (matrix-js-sdk).
+ */
+import { z } from 'zod';
+
+/** `matrix` in the login / auto-login / Steam-login answers. */
+export const matrixSessionSchema = z.object({
+  userId: z.string(),
+  accessToken: z.string(),
+  deviceId: z.string(),
+  homeserverUrl: z.string(),
+});
+export type MatrixSession = z.infer<typeof matrixSessionSchema>;
+
+/** Every product user's Matrix id is `@<product user id>:<server name>`. */
+export const matrixUserId = (productUserId: string, serverName: string) => `@${productUserId}:${serverName}`;
+
+/** The product user id of a Matrix id made by matrixUserId (null for anything else). */
+export function productUserIdOf(matrixId: string): string | null {
+  const m = /^@([0-9a-f-]{36}):/.exec(matrixId);
+  return m ? m[1] : null;
+}
+
+/** Server name part of a Matrix id (`@u:example.org:8448` → `example.org:8448`). */
+export const serverNameOf = (matrixId: string) => matrixId.slice(matrixId.indexOf(':') + 1);
+
+/** Local part of the global room's alias: `#global:<server name>`. */
+export const GLOBAL_ROOM_ALIAS_LOCALPART = 'global';
+export const globalRoomAlias = (serverName: string) => `#${GLOBAL_ROOM_ALIAS_LOCALPART}:${serverName}`;
+
+/**
+ * Direct-chat alias (SPEC §3): the two product user ids sorted and joined with `_`, on the chat
+ * server name. The client joins it, and when that fails creates a private direct room with this
+ * alias (room_alias_name = the local part) and invites the friend.
+ */
+export function directRoomAliasLocalpart(a: string, b: string): string {
+  return [a, b].sort().join('_');
+}
+export const directRoomAlias = (a: string, b: string, serverName: string) =>
+  `#${directRoomAliasLocalpart(a, b)}:${serverName}`;
+
+/** Match rooms: one per match, players only (spectators are not members). */
+export const matchRoomAliasLocalpart = (matchId: string) => `match_${matchId}`;
+
+/** GET /api/users/matrixavatar/:sender */
+export const matrixAvatarParamsSchema = z.object({
+  sender: z.string().min(1, 'MISSING').max(255, 'INVALID_INPUT'),
+});
