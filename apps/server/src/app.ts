@@ -13,9 +13,11 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { EventBus } from './events';
+import { homeserverModule } from './homeserver';
 import { installErrorHandling } from './lib/errors';
 import { accountsRoutes } from './modules/accounts/routes';
 import { installAuthGuard } from './modules/auth/guard';
+import { chatModule } from './modules/chat/routes';
 import { devRoutes } from './modules/dev/routes';
 import { friendsRoutes } from './modules/friends/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -100,6 +102,8 @@ export async function buildApp(
     queueModule,
     matchesModule,
     gameserversModule,
+    homeserverModule,
+    chatModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

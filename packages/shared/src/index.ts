@@ -8,3 +8,4 @@ export * from './queue';
 export * from './match';
 export * from './accounts';
 export * from './social';
+export * from './chat';

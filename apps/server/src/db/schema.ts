@@ -9,3 +9,5 @@ export * from '../modules/presence/schema';
 export * from '../jobs/schema';
 export * from '../modules/queue/schema';
 export * from '../modules/matches/schema';
+export * from '../homeserver/schema';
+export * from '../modules/chat/schema';
