@@ -143,7 +143,7 @@ export type UsersPage = z.infer<typeof usersPageSchema>;
 /** GET /api/users/:id: the public user card. */
 export const userCardSchema = socialUserSchema.extend({
   banner: z.string(),
-  /** Last five results, newest first. Absent until the matches module provides them. */
+  /** Last five finished matches, newest first ('W' win, 'L' loss). */
   recentResults: z.array(z.enum(['W', 'L'])).optional(),
 });
 export type UserCard = z.infer<typeof userCardSchema>;

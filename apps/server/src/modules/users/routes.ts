@@ -8,9 +8,10 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { currentUserId, requireAuth } from '../auth/guard';
-import { directory, type RecentResults, userCard } from './service';
+import { recentResults } from '../matches/stats';
+import { directory, userCard } from './service';
 
-export function usersRoutes(ctx: AppContext, recentResults?: RecentResults): FastifyPluginAsyncZod {
+export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/users',

@@ -76,7 +76,7 @@ export async function directory(ctx: AppContext, query: UsersQuery, asAdmin: boo
 
 export type RecentResults = (ctx: AppContext, userId: string) => Promise<Array<'W' | 'L'>>;
 
-/** The public user card; `recentResults` when a provider (the matches module) is given. */
+/** The public user card; recent results (newest first) from the given provider (the matches module). */
 export async function userCard(
   ctx: AppContext,
   id: string,

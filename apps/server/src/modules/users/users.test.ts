@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DirectoryUser } from '@openpug/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createTestUser, type TestApp, type TestUser } from '../../../test/helpers';
+import { matches, matchPlayers } from '../../db/schema';
 
 describe('users: the player directory and the public user card', () => {
   let t: TestApp;
@@ -127,6 +128,7 @@ describe('users: the player directory and the public user card', () => {
       steamUrl: 'https://steamcommunity.com/id/anna',
       matrixId: expect.stringMatching(new RegExp(`^@${ids.anna}:`)),
       banner: 'ezpug',
+      recentResults: [],
       stats: { elo: 300 },
       rank: 2,
       status: {
@@ -144,5 +146,29 @@ describe('users: the player directory and the public user card', () => {
     expect([malformed.statusCode, malformed.json()]).toEqual([400, { errors: { msg: 'ID_MALFORMED' } }]);
     const unknown = await t.app.inject(`/api/users/${randomUUID()}`);
     expect([unknown.statusCode, unknown.json()]).toEqual([404, { errors: { msg: 'NOT_FOUND' } }]);
+  });
+
+  it('shows the last five finished results on the card, newest first', async () => {
+    // Six finished matches for bert (oldest first): W L W W L W; the oldest drops off.
+    const outcomes = ['W', 'L', 'W', 'W', 'L', 'W'];
+    for (const [i, outcome] of outcomes.entries()) {
+      const id = randomUUID();
+      await t.app.ctx.db.insert(matches).values({
+        id,
+        status: 'finished',
+        createdAt: 1_000 + i,
+        finishedAt: 2_000 + i,
+        teamOneName: 'team_a',
+        teamTwoName: 'team_b',
+        pickOrder: '',
+        mapPool: [],
+        winner: outcome === 'W' ? 'teamOne' : 'teamTwo',
+      });
+      await t.app.ctx.db
+        .insert(matchPlayers)
+        .values({ matchId: id, userId: ids.bert, team: 'teamOne', name: 'bert', elo: 200 });
+    }
+    const card = (await t.app.inject(`/api/users/${ids.bert}`)).json();
+    expect(card.recentResults).toEqual(['W', 'L', 'W', 'W', 'L']);
   });
 });
