@@ -332,14 +332,15 @@ describe('Steam OpenID', () => {
     }
 
     checkRequests.length = 0;
-    for (const bad of [
+    const refusals: Record<string, string>[] = [
       { 'openid.op_endpoint': 'https://evil.example/openid/login' },
       { 'openid.return_to': 'https://evil.example/api/steam/return' },
       { 'openid.claimed_id': 'https://evil.example/openid/id/76561197960287930' },
       { 'openid.mode': 'cancel' },
       { 'openid.response_nonce': '2001-01-01T00:00:00Zold' },
       { 'openid.signed': 'op_endpoint,claimed_id' },
-    ]) {
+    ];
+    for (const bad of refusals) {
       const res = await openIdReturn(positiveAssertion(bad));
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
     }
@@ -477,7 +478,7 @@ describe('dev identity provider', () => {
         body: JSON.stringify({ steamId: ticket }),
       });
       expect(login.status).toBe(200);
-      expect((await login.json()).user.steamId).toBe('76561198000000042');
+      expect(((await login.json()) as { user: { steamId: string } }).user.steamId).toBe('76561198000000042');
       // The same assertion cannot be used twice.
       expect((await fetch(back)).status).toBe(400);
     } finally {
