@@ -1,0 +1,117 @@
+/**
+ * The navigation sidebar's content (SPEC §2 Sidebar), shared by the docked sidebar and the phone
+ * drawer. Plain React + CSS: it is part of the first paint.
+ */
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+import { LanguageSwitch } from '../../features/locale/LanguageSwitch';
+import { openGameLoginPopup } from '../../features/session/gameLogin';
+import { useSession } from '../../features/session/store';
+import controls from '../../ui/controls.module.css';
+import { FriendsIcon, LobbyIcon, LoginIcon, NotificationsIcon } from '../../ui/icons';
+import { Logo } from '../../ui/Logo';
+import { APP_VERSION } from '../versionCheck';
+import { setFriendsOpen } from './layoutState';
+import styles from './NavigationMenu.module.css';
+import { activeMatchId, type NavItem, navItemsFor } from './navItems';
+
+function NavEntry({ item }: { item: NavItem }) {
+  const { t } = useTranslation();
+  const Icon = item.icon;
+  return (
+    <li>
+      <NavLink to={item.to} end className={styles.link}>
+        <Icon />
+        <span>{t(item.label)}</span>
+        {item.badge ? (
+          <span className={styles.badge} title={t('nav.unseenDrops', { count: item.badge })}>
+            {item.badge > 99 ? '99+' : item.badge}
+          </span>
+        ) : null}
+      </NavLink>
+    </li>
+  );
+}
+
+function MatchLobbyButton({ matchId }: { matchId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Link
+      to={`/match/${matchId}`}
+      className={`${controls.button} ${controls.primary} ${controls.fullWidth} ${styles.lobby}`}
+    >
+      <LobbyIcon size={20} />
+      {t('nav.matchLobby')}
+    </Link>
+  );
+}
+
+/** Visitors: log in, and the notifications bell, which does nothing yet (SPEC §2). */
+function GuestActions() {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.actions}>
+      <button
+        type="button"
+        className={`${controls.button} ${controls.primary}`}
+        onClick={() => openGameLoginPopup()}
+      >
+        <LoginIcon size={20} />
+        {t('nav.login')}
+      </button>
+      <button
+        type="button"
+        className={controls.iconButton}
+        aria-label={t('nav.notifications')}
+        title={t('nav.notifications')}
+      >
+        <NotificationsIcon size={20} />
+      </button>
+    </div>
+  );
+}
+
+/** Below the wide layout the friends sidebar is a drawer; this opens it. */
+function FriendsToggle() {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className={`${controls.button} ${controls.outlined} ${styles.friendsToggle}`}
+      onClick={() => setFriendsOpen(true)}
+    >
+      <FriendsIcon size={20} />
+      {t('nav.friends')}
+    </button>
+  );
+}
+
+export function NavigationMenu() {
+  const { t } = useTranslation();
+  const loggedIn = useSession((s) => s.isTokenSet);
+  const user = useSession((s) => s.user);
+  const matchId = loggedIn ? activeMatchId(user) : null;
+  return (
+    <div className={styles.menu}>
+      <Link to="/" className={styles.brand} aria-label={t('app.home')}>
+        <Logo />
+      </Link>
+      <nav aria-label={t('nav.label')}>
+        <ul className={styles.list}>
+          {navItemsFor(loggedIn, user).map((item) => (
+            <NavEntry key={item.to} item={item} />
+          ))}
+        </ul>
+      </nav>
+      {matchId && <MatchLobbyButton matchId={matchId} />}
+      <div className={styles.spacer} />
+      {loggedIn ? <FriendsToggle /> : <GuestActions />}
+      <div className={styles.footer}>
+        <LanguageSwitch />
+        <span className={styles.version} title={APP_VERSION}>
+          {t('app.version', { version: APP_VERSION.split('.').slice(0, 3).join('.') })}
+        </span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The route table of SPEC §2 as plain data: what the router is built from and what the tests
+ * check. Paths are absolute (children included) so they read like the spec.
+ */
+
+export const SCREEN_NAMES = [
+  'about',
+  'admin',
+  'admin-drops',
+  'chat',
+  'forgotPassword',
+  'home',
+  'landing',
+  'leaderboard',
+  'match',
+  'notfound',
+  'profile',
+  'ranking',
+  'resetPassword',
+  'search',
+  'season1',
+  'settings',
+  'user',
+  'user-drops',
+  'user-highlights',
+  'verify',
+] as const;
+export type ScreenName = (typeof SCREEN_NAMES)[number];
+
+/** Which part of a user's page a child route of /user/:userId shows. */
+export type UserContent = 'matches' | 'drops' | 'stats' | 'friends' | 'highlights';
+
+export interface RouteEntry {
+  path: string;
+  /** Route name of the spec; the children of /user/:userId have none. */
+  name?: string;
+  requiresAuth: boolean;
+  /** The lazily loaded screen; absent for a pure redirect. */
+  screen?: ScreenName;
+  /** Named export of the screen module to render; default `default`. */
+  component?: string;
+  content?: UserContent;
+  children?: RouteEntry[];
+}
+
+const userChild = (content: UserContent, screen: ScreenName, component?: string): RouteEntry => ({
+  path: `/user/:userId/${content}`,
+  requiresAuth: false,
+  screen,
+  component,
+  content,
+});
+
+export const ROUTE_TABLE: RouteEntry[] = [
+  { path: '/', name: 'landing', requiresAuth: false, screen: 'landing' },
+  { path: '/home', name: 'home', requiresAuth: true, screen: 'home' },
+  { path: '/search', name: 'search', requiresAuth: true, screen: 'search' },
+  { path: '/chat/:chatId', name: 'chat', requiresAuth: false, screen: 'chat' },
+  {
+    path: '/user/:userId',
+    name: 'user',
+    requiresAuth: false,
+    screen: 'user',
+    children: [
+      userChild('matches', 'user', 'UserMatches'),
+      userChild('drops', 'user-drops'),
+      userChild('stats', 'user-drops'),
+      userChild('friends', 'search'),
+      userChild('highlights', 'user-highlights'),
+    ],
+  },
+  { path: '/profile', name: 'profile', requiresAuth: true, screen: 'profile' },
+  { path: '/verify/:id', name: 'verify', requiresAuth: false, screen: 'verify' },
+  { path: '/forgot', name: 'forgotPassword', requiresAuth: false, screen: 'forgotPassword' },
+  { path: '/reset/:id', name: 'resetPassword', requiresAuth: false, screen: 'resetPassword' },
+  { path: '/about', name: 'about', requiresAuth: false, screen: 'about' },
+  { path: '/leaderboard', name: 'leaderboard', requiresAuth: false, screen: 'leaderboard' },
+  { path: '/match/:matchId', name: 'match', requiresAuth: false, screen: 'match' },
+  { path: '/admin/drops', name: 'admin-drops', requiresAuth: true, screen: 'admin-drops' },
+  { path: '/season1', name: 'season1', requiresAuth: false, screen: 'season1' },
+  { path: '/settings', name: 'settings', requiresAuth: true, screen: 'settings' },
+  { path: '*', name: 'not found', requiresAuth: false, screen: 'notfound' },
+];
+
+/** Every entry, parents before their children. */
+export function flattenRoutes(entries: RouteEntry[] = ROUTE_TABLE): RouteEntry[] {
+  return entries.flatMap((e) => [e, ...flattenRoutes(e.children ?? [])]);
+}
+
+export const CHAT_PATH_PREFIX = '/chat/';
+
+/** Chat routes hide the sidebars, the queue widget and the match-result dialog. */
+export function isChatPath(pathname: string): boolean {
+  return pathname.startsWith(CHAT_PATH_PREFIX);
+}

@@ -1,0 +1,17 @@
+import { createBrowserRouter } from 'react-router';
+import { useSession } from '../features/session/store';
+import { buildRoutes } from './routes';
+import { checkVersionWhenDue } from './versionCheck';
+
+export function createAppRouter() {
+  const router = createBrowserRouter(buildRoutes(), { basename: '/' });
+  // Logging out (also by a 401) re-runs the guard, which leaves login-required pages.
+  useSession.subscribe((state, previous) => {
+    if (previous.isTokenSet && !state.isTokenSet) void router.revalidate();
+  });
+  // Long-lived tabs pick up new deployments at a navigation, where a reload disturbs least.
+  router.subscribe((state) => {
+    if (state.navigation.state === 'idle') void checkVersionWhenDue();
+  });
+  return router;
+}

@@ -1,0 +1,73 @@
+/**
+ * Turns the route table into react-router route objects: every screen lazy, every route guarded,
+ * `/user/:userId` redirecting to its matches, all inside the app layout.
+ */
+import { type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
+import { guardLoader } from './guard';
+import { AppLayout } from './layout/AppLayout';
+import { RouteErrorScreen } from './layout/RouteErrorScreen';
+import { StartupSplash } from './layout/StartupSplash';
+import { ROUTE_TABLE, type RouteEntry } from './routeTable';
+import { PLAIN_SCREENS, SCREEN_MODULES } from './screenModules';
+
+/** The index of /user/:userId only redirects; it never renders. */
+function RedirectOnly() {
+  return null;
+}
+
+function lazyScreen(entry: RouteEntry): RouteObject['lazy'] {
+  const { screen, content, component = 'default' } = entry;
+  if (!screen) return undefined;
+  return async () => {
+    const plain = PLAIN_SCREENS.has(screen);
+    const [module, providers] = await Promise.all([
+      SCREEN_MODULES[screen](),
+      plain ? null : import('./FeatureProviders'),
+    ]);
+    const Screen = module[component];
+    if (!Screen) throw new Error(`Screen module ${screen} has no export ${component}`);
+    if (!providers) return { Component: content ? () => <Screen content={content} /> : Screen };
+    const { FeatureProviders } = providers;
+    return {
+      // Created once, when the route's module resolves; react-router keeps it for the route.
+      // biome-ignore lint/correctness/noComponentHookFactories: a one-time wrapper, not per render
+      Component: () => (
+        <FeatureProviders>
+          <Screen content={content} />
+        </FeatureProviders>
+      ),
+    };
+  };
+}
+
+function toRouteObject(entry: RouteEntry, parentPath?: string): RouteObject {
+  // Children are declared with absolute paths; react-router wants them relative to the parent.
+  const path = parentPath ? entry.path.slice(parentPath.length + 1) : entry.path;
+  const children = entry.children?.map((child) => toRouteObject(child, entry.path));
+  if (entry.path === '/user/:userId' && children) {
+    children.unshift({
+      index: true,
+      Component: RedirectOnly,
+      loader: ({ params }: LoaderFunctionArgs) => redirect(`/user/${params.userId}/matches`),
+    });
+  }
+  return {
+    id: entry.name ?? entry.path,
+    path,
+    loader: guardLoader(entry.requiresAuth),
+    lazy: lazyScreen(entry),
+    children,
+  };
+}
+
+export function buildRoutes(table: RouteEntry[] = ROUTE_TABLE): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      Component: AppLayout,
+      HydrateFallback: StartupSplash,
+      ErrorBoundary: RouteErrorScreen,
+      children: table.map((entry) => toRouteObject(entry)),
+    },
+  ];
+}

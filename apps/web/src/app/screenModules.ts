@@ -1,0 +1,42 @@
+/**
+ * One dynamic import per screen, so each screen is its own chunk. The paths must stay literal for
+ * the bundler to split them.
+ */
+import type { ComponentType } from 'react';
+import type { ScreenName, UserContent } from './routeTable';
+
+export interface ScreenProps {
+  /** Set on the children of /user/:userId. */
+  content?: UserContent;
+}
+
+export type ScreenModule = Record<string, ComponentType<ScreenProps>>;
+
+/**
+ * Screens drawn without MUI (plain React + CSS), so the landing route's first load stays small.
+ * Every other screen renders inside FeatureProviders (MUI theme, query cache).
+ */
+export const PLAIN_SCREENS: ReadonlySet<ScreenName> = new Set<ScreenName>(['landing']);
+
+export const SCREEN_MODULES: Record<ScreenName, () => Promise<ScreenModule>> = {
+  about: () => import('../screens/about'),
+  admin: () => import('../screens/admin'),
+  'admin-drops': () => import('../screens/admin-drops'),
+  chat: () => import('../screens/chat'),
+  forgotPassword: () => import('../screens/forgotPassword'),
+  home: () => import('../screens/home'),
+  landing: () => import('../screens/landing'),
+  leaderboard: () => import('../screens/leaderboard'),
+  match: () => import('../screens/match'),
+  notfound: () => import('../screens/notfound'),
+  profile: () => import('../screens/profile'),
+  ranking: () => import('../screens/ranking'),
+  resetPassword: () => import('../screens/resetPassword'),
+  search: () => import('../screens/search'),
+  season1: () => import('../screens/season1'),
+  settings: () => import('../screens/settings'),
+  user: () => import('../screens/user'),
+  'user-drops': () => import('../screens/user-drops'),
+  'user-highlights': () => import('../screens/user-highlights'),
+  verify: () => import('../screens/verify'),
+};

@@ -1,0 +1,1 @@
+export { FriendsSidebar } from './FriendsSidebar';

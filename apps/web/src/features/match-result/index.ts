@@ -1,0 +1,1 @@
+export { MatchResultDialog } from './MatchResultDialog';

@@ -1,0 +1,1 @@
+export { QrDialog } from './QrDialog';

@@ -1,0 +1,1 @@
+export { QueueWidget } from './QueueWidget';

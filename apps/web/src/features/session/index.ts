@@ -1,0 +1,10 @@
+export { openGameLoginPopup } from './gameLogin';
+export type { MatrixCredentials, Session, SessionUser } from './store';
+export {
+  logout,
+  restoreSession,
+  SESSION_STORAGE_KEYS,
+  saveSession,
+  updateSessionUser,
+  useSession,
+} from './store';

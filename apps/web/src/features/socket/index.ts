@@ -1,0 +1,2 @@
+export { type AppSocket, getSocket, startSocketSync, useSocketState } from './socket';
+export { useSocketEvent } from './useSocketEvent';

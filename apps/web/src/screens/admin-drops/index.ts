@@ -1,0 +1,1 @@
+export { AdminDropsScreen as default } from './AdminDropsScreen';

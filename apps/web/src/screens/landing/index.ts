@@ -1,0 +1,1 @@
+export { LandingScreen as default } from './LandingScreen';

@@ -1,0 +1,1 @@
+export { RankingScreen as default } from './RankingScreen';

@@ -1,0 +1,1 @@
+export { Season1Screen as default } from './Season1Screen';

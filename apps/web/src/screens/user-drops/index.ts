@@ -1,0 +1,1 @@
+export { UserDropsScreen as default } from './UserDropsScreen';

@@ -1,0 +1,1 @@
+export { UserHighlightsScreen as default } from './UserHighlightsScreen';

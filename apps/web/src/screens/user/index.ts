@@ -1,0 +1,2 @@
+export { UserMatches } from './UserMatches';
+export { UserScreen as default } from './UserScreen';

@@ -1,0 +1,127 @@
+/**
+ * The app's own line icons (24×24, stroked with the current colour), drawn for openpug so nothing
+ * is fetched and no icon package is needed. Plain SVG, usable in the first-paint shell and next
+ * to MUI components alike.
+ */
+import type { ReactNode, SVGProps } from 'react';
+
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+
+function LineIcon({ size = 22, children, ...props }: IconProps & { children: ReactNode }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.9}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...props}
+    >
+      {children}
+    </svg>
+  );
+}
+
+export function MatchesIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <circle cx="12" cy="12" r="7" />
+      <path d="M12 2v4M12 18v4M2 12h4M18 12h4" />
+      <circle cx="12" cy="12" r="1.4" fill="currentColor" />
+    </LineIcon>
+  );
+}
+
+export function MyMatchesIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
+    </LineIcon>
+  );
+}
+
+export function DropsIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <rect x="3" y="8" width="18" height="5" rx="1" />
+      <path d="M5 13v8h14v-8M12 8v13" />
+      <path d="M12 8c-1.5-3-5-4.2-5.6-2.2C5.9 7.6 9 8 12 8zm0 0c1.5-3 5-4.2 5.6-2.2.5 1.8-2.6 2.2-5.6 2.2z" />
+    </LineIcon>
+  );
+}
+
+export function LeaderboardIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M3 21h18M9 21V6h6v15M3 21v-8h6M15 21v-5h6v5" />
+    </LineIcon>
+  );
+}
+
+export function SeasonIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M5 21V4h11l-2 4 2 4H5" />
+    </LineIcon>
+  );
+}
+
+export function SettingsIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M4 7h10M18 7h2M4 17h4M12 17h8" />
+      <circle cx="16" cy="7" r="2" />
+      <circle cx="10" cy="17" r="2" />
+    </LineIcon>
+  );
+}
+
+export function LobbyIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <rect x="3" y="4" width="18" height="16" rx="3" />
+      <path d="M10 9l5 3-5 3z" fill="currentColor" />
+    </LineIcon>
+  );
+}
+
+export function LoginIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4M3 12h11M10 8l4 4-4 4" />
+    </LineIcon>
+  );
+}
+
+export function NotificationsIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4" />
+    </LineIcon>
+  );
+}
+
+export function FriendsIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <circle cx="9" cy="8" r="3.5" />
+      <path d="M2.5 20c0-3.6 2.9-6 6.5-6s6.5 2.4 6.5 6" />
+      <circle cx="17" cy="9" r="2.5" />
+      <path d="M17 14c2.8 0 4.5 2 4.5 5" />
+    </LineIcon>
+  );
+}
+
+export function MenuIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M4 6h16M4 12h16M4 18h16" />
+    </LineIcon>
+  );
+}

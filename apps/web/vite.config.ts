@@ -1,0 +1,48 @@
+/**
+ * Vite build of the web app. Besides bundling, it stamps one version string into the app (define)
+ * and into dist/version.json, so a running tab can notice a newer deployment, and it writes the
+ * build manifest that bench/ reads to measure the landing route's initial JavaScript.
+ */
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import rootPackage from '../../package.json' with { type: 'json' };
+
+/** `<root package version>.<build epoch seconds>`: later builds always compare as newer. */
+export const appVersion = `${rootPackage.version}.${Math.floor(Date.now() / 1000)}`;
+
+function versionFile(version: string): Plugin {
+  return {
+    name: 'openpug-version-file',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version }) });
+    },
+  };
+}
+
+const backend = 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react(), versionFile(appVersion)],
+  define: { __APP_VERSION__: JSON.stringify(appVersion) },
+  build: {
+    manifest: true,
+    target: 'es2022',
+    rolldownOptions: {
+      // The shared package builds zod schemas at module level; marking zod's builders pure lets
+      // unused schemas (and zod with them) drop out of the browser bundle.
+      treeshake: {
+        moduleSideEffects: [{ test: /packages[\\/]shared[\\/]src/, sideEffects: false }],
+        manualPureFunctions: ['z'],
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': backend,
+      '/socket': { target: backend, ws: true },
+      '/_matrix': backend,
+      '/version.json': backend,
+    },
+  },
+});
