@@ -10,16 +10,30 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverMain = path.join(root, 'apps/server/dist/main.js');
 const webIndex = path.join(root, 'apps/web/dist/index.html');
 
-if (!existsSync(serverMain) || !existsSync(webIndex)) {
+// E2E_FROM_SOURCE=1 runs the server from source (tsx) and E2E_WEB_DIST serves another web build,
+// so several engineers can run browser tests at once without sharing one dist folder.
+const fromSource = process.env.E2E_FROM_SOURCE === '1';
+const webDist = process.env.E2E_WEB_DIST;
+
+if (!webDist && (!existsSync(webIndex) || (!fromSource && !existsSync(serverMain)))) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'openpug-e2e-'));
-const server = spawn(process.execPath, [serverMain], {
+const args = fromSource ? ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')] : [serverMain];
+const server = spawn(process.execPath, args, {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, PORT: process.env.E2E_PORT ?? '3100', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  env: {
+    // Browser journeys sign up many players from one address: no per-IP limit here.
+    RATE_LIMIT_PER_MIN: '0',
+    ...process.env,
+    PORT: process.env.E2E_PORT ?? '3100',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...(webDist ? { WEB_DIST: webDist } : {}),
+  },
 });
 
 const cleanUp = () => rmSync(dataDir, { recursive: true, force: true });

@@ -33,6 +33,8 @@ export async function serveWeb(app: FastifyInstance, webDist: string): Promise<v
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
+      // Served by the health module, uncached; a static route would clash with it.
+      globIgnore: ['version.json'],
       index: false,
       setHeaders(reply, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
