@@ -5,7 +5,7 @@
 import { socialRoom, userStatusPatchSchema } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { markMaybeOffline, markOnline, patchStatus, resetStaleOnline } from './service';
+import { markMaybeOffline, markOnline, patchStatus, resetStaleOnline, stopPushing } from './service';
 
 declare module '../../events' {
   interface DomainEvents {
@@ -25,5 +25,6 @@ export function presenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       ctx.realtime.toRoom(socialRoom(userId), 'socialChangedName', { userId, name });
     });
     if (!ctx.config.REDIS_URL) app.addHook('onReady', () => resetStaleOnline(ctx));
+    app.addHook('preClose', async () => stopPushing(ctx));
   };
 }

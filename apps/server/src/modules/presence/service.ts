@@ -49,8 +49,19 @@ export async function getStatuses(ctx: AppContext, ids: readonly string[]): Prom
   return result;
 }
 
+/**
+ * Apps shutting down: sockets are being closed and the Redis adapter may already be gone, so
+ * statuses are still stored but no longer pushed (a push through a closed adapter would reject
+ * unhandled).
+ */
+const closing = new WeakSet<AppContext>();
+export function stopPushing(ctx: AppContext): void {
+  closing.add(ctx);
+}
+
 /** Pushes a status to the user's friends and to the user's own tabs. */
 export function pushStatus(ctx: AppContext, userId: string, status: UserStatus): void {
+  if (closing.has(ctx)) return;
   ctx.realtime.toRoom(socialRoom(userId), 'socialChangedStatus', { userId, status });
   // The accounts module declares privateUserUpdate with the Profile fields; the status object is
   // merged into the stored user the same way (the own card shows it).
