@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../lib/errors';
-import { findUserById } from '../accounts/service';
+import { findUserById, type UserRow } from '../accounts/service';
 import type { Tokens } from './tokens';
 
 declare module 'fastify' {
@@ -13,6 +13,8 @@ declare module 'fastify' {
     userId: string | null;
     /** Set when a bearer token was sent but did not verify. */
     badToken: boolean;
+    /** The signed-in user's row, loaded by requireAuth. */
+    user: UserRow | null;
   }
 }
 
@@ -25,6 +27,7 @@ export function bearerToken(header: string | undefined): string | null {
 export function installAuthGuard(app: FastifyInstance, tokens: Tokens): void {
   app.decorateRequest('userId', null);
   app.decorateRequest('badToken', false);
+  app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) return;
@@ -36,6 +39,10 @@ export function installAuthGuard(app: FastifyInstance, tokens: Tokens): void {
 
 export async function requireAuth(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.userId) throw unauthorized(request.badToken ? 'BAD_TOKEN' : 'UNAUTHORIZED');
+  // A valid token of a deleted account is no session: 401, so the web logs out.
+  const user = await findUserById(request.server.ctx.db, request.userId);
+  if (!user) throw unauthorized('BAD_TOKEN');
+  request.user = user;
 }
 
 /** The authenticated user's id; only valid behind requireAuth. */
@@ -47,7 +54,5 @@ export function currentUserId(request: FastifyRequest): string {
 /** Admin-only routes: 401 without a valid token, 403 UNAUTHORIZED for a USER (checked in the database). */
 export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   await requireAuth(request, reply);
-  const user = await findUserById(request.server.ctx.db, request.userId!);
-  if (!user) throw unauthorized('BAD_TOKEN');
-  if (user.role !== 'ADMIN') throw forbidden('UNAUTHORIZED');
+  if (request.user?.role !== 'ADMIN') throw forbidden('UNAUTHORIZED');
 }
