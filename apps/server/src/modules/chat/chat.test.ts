@@ -1,0 +1,244 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: Matrix JSON answers are inspected loosely.
+/**
+ * Chat module: provisioning (every user gets a Matrix account and joins the global room), the
+ * `matrix` session at login, match rooms (players only), the avatar route, and that the embedded
+ * homeserver keeps everything across a restart. Provisioning and match rooms run against the
+ * embedded homeserver and, when SYNAPSE_URL + SYNAPSE_SHARED_SECRET are set, against Synapse.
+ */
+import { globalRoomAlias } from '@openpug/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createTestUser, openTestDatabase, type TestApp } from '../../../test/helpers';
+import { findUserById } from '../accounts/service';
+import { sessionResponse } from '../accounts/session';
+import { chatServerName, createMatchRoom, matchRoomOf, matrixSessionFor } from './service';
+
+const synapseEnv =
+  process.env.SYNAPSE_URL && process.env.SYNAPSE_SHARED_SECRET
+    ? {
+        MATRIX_HOMESERVER_URL: process.env.SYNAPSE_URL,
+        MATRIX_SHARED_SECRET: process.env.SYNAPSE_SHARED_SECRET,
+      }
+    : null;
+const modes: { name: string; env: Record<string, string> }[] = [
+  { name: 'embedded', env: {} },
+  ...(synapseEnv ? [{ name: 'synapse', env: synapseEnv }] : []),
+];
+
+async function mx(base: string, method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
+}
+const enc = encodeURIComponent;
+
+describe.each(modes)('chat provisioning on $name', ({ name, env }) => {
+  let t: TestApp;
+  let hs: string;
+  beforeAll(async () => {
+    t = await createTestApp({ env });
+    const url = await t.listen();
+    hs = name === 'embedded' ? url : env.MATRIX_HOMESERVER_URL;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('gives a new user a Matrix account in the global room, the same one on every login', async () => {
+    const user = await createTestUser(t.app);
+    await t.app.ctx.bus.emit('user.created', { userId: user.id });
+    const session = await matrixSessionFor(t.app.ctx, user.id);
+    const server = chatServerName(t.app.ctx);
+    expect(session.userId).toBe(`@${user.id}:${server}`);
+    expect(session.homeserverUrl).toBe(name === 'embedded' ? t.app.ctx.config.PUBLIC_URL : hs);
+    const who = await mx(hs, 'GET', '/_matrix/client/v3/account/whoami', session.accessToken);
+    expect(who.json.user_id).toBe(session.userId);
+    const global = await mx(hs, 'GET', `/_matrix/client/v3/directory/room/${enc(globalRoomAlias(server))}`);
+    const rooms = await mx(hs, 'GET', '/_matrix/client/v3/joined_rooms', session.accessToken);
+    expect(rooms.json.joined_rooms).toContain(global.json.room_id);
+    const again = await matrixSessionFor(t.app.ctx, user.id);
+    expect(again.userId).toBe(session.userId);
+    expect((await mx(hs, 'GET', '/_matrix/client/v3/account/whoami', again.accessToken)).status).toBe(200);
+  });
+
+  it('login answers carry the matrix session; a revoked token is replaced', async () => {
+    const user = await createTestUser(t.app);
+    const row = (await findUserById(t.app.ctx.db, user.id))!;
+    const first = (await sessionResponse(t.app.ctx, row)).matrix as { accessToken: string; userId: string };
+    expect(first.userId).toBe(`@${user.id}:${chatServerName(t.app.ctx)}`);
+    await mx(hs, 'POST', '/_matrix/client/v3/logout', first.accessToken, {});
+    const second = (await sessionResponse(t.app.ctx, row)).matrix as { accessToken: string };
+    expect(second.accessToken).not.toBe(first.accessToken);
+    expect((await mx(hs, 'GET', '/_matrix/client/v3/account/whoami', second.accessToken)).status).toBe(200);
+  });
+
+  it('a match room holds its players, only them, and is created once', async () => {
+    const players = await Promise.all([0, 1, 2].map(() => createTestUser(t.app)));
+    const spectator = await createTestUser(t.app);
+    const matchId = crypto.randomUUID();
+    const roomId = await createMatchRoom(
+      t.app.ctx,
+      matchId,
+      players.map((p) => p.id),
+    );
+    expect(
+      await createMatchRoom(
+        t.app.ctx,
+        matchId,
+        players.map((p) => p.id),
+      ),
+    ).toBe(roomId);
+    expect(await matchRoomOf(t.app.ctx, matchId)).toBe(roomId);
+    const s0 = await matrixSessionFor(t.app.ctx, players[0].id);
+    const send = await mx(
+      hs,
+      'PUT',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/send/m.room.message/m1`,
+      s0.accessToken,
+      {
+        msgtype: 'm.text',
+        body: 'glhf',
+      },
+    );
+    expect(send.status).toBe(200);
+    const members = await mx(
+      hs,
+      'GET',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/joined_members`,
+      s0.accessToken,
+    );
+    const ids = await Promise.all(players.map(async (p) => (await matrixSessionFor(t.app.ctx, p.id)).userId));
+    expect(Object.keys(members.json.joined)).toEqual(expect.arrayContaining(ids));
+    const watcher = await matrixSessionFor(t.app.ctx, spectator.id);
+    const read = await mx(
+      hs,
+      'GET',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/messages?dir=b`,
+      watcher.accessToken,
+    );
+    expect(read.status).toBe(403);
+    const join = await mx(hs, 'POST', `/_matrix/client/v3/join/${enc(roomId)}`, watcher.accessToken, {});
+    expect(join.status).toBe(403);
+  });
+});
+
+describe('avatar route', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("redirects to the user's avatar", async () => {
+    const user = await createTestUser(t.app, { avatar: 'https://avatars.example.test/a.png' });
+    const res = await t.app.inject({ url: `/api/users/matrixavatar/${enc(`@${user.id}:localhost`)}` });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('https://avatars.example.test/a.png');
+  });
+
+  it('draws the same identicon for the same sender, another for another, also for unknown senders', async () => {
+    const user = await createTestUser(t.app);
+    const get = (sender: string) => t.app.inject({ url: `/api/users/matrixavatar/${enc(sender)}` });
+    const a = await get(`@${user.id}:localhost`);
+    expect(a.statusCode).toBe(200);
+    expect(a.headers['content-type']).toContain('image/svg+xml');
+    expect(a.body).toMatch(/^<svg /);
+    expect((await get(`@${user.id}:localhost`)).body).toBe(a.body);
+    const other = await get('@someone-else:localhost');
+    expect(other.statusCode).toBe(200);
+    expect(other.body).not.toBe(a.body);
+  });
+
+  it('refuses an absurdly long sender without drawing anything', async () => {
+    const tooLong = await t.app.inject({ url: `/api/users/matrixavatar/%40${'y'.repeat(260)}` });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.headers['content-type']).not.toContain('svg');
+  });
+});
+
+describe('embedded homeserver across a restart', () => {
+  it('keeps accounts, tokens, rooms, messages and receipts', async () => {
+    const database = await openTestDatabase();
+    try {
+      const first = await createTestApp({ database });
+      const url1 = await first.listen();
+      const user = await createTestUser(first.app);
+      const session = await matrixSessionFor(first.app.ctx, user.id);
+      const created = await mx(url1, 'POST', '/_matrix/client/v3/createRoom', session.accessToken, {
+        name: 'kept',
+      });
+      const roomId = created.json.room_id as string;
+      const sent = await mx(
+        url1,
+        'PUT',
+        `/_matrix/client/v3/rooms/${enc(roomId)}/send/m.room.message/k1`,
+        session.accessToken,
+        {
+          msgtype: 'm.text',
+          body: 'still here',
+        },
+      );
+      await mx(
+        url1,
+        'POST',
+        `/_matrix/client/v3/rooms/${enc(roomId)}/receipt/m.read/${enc(sent.json.event_id)}`,
+        session.accessToken,
+        {},
+      );
+      const since = (await mx(url1, 'GET', '/_matrix/client/v3/sync?timeout=0', session.accessToken)).json
+        .next_batch;
+      await first.close();
+
+      const second = await createTestApp({ database });
+      const url2 = await second.listen();
+      try {
+        expect((await mx(url2, 'GET', '/_matrix/client/v3/account/whoami', session.accessToken)).status).toBe(
+          200,
+        );
+        const msgs = await mx(
+          url2,
+          'GET',
+          `/_matrix/client/v3/rooms/${enc(roomId)}/messages?dir=b`,
+          session.accessToken,
+        );
+        expect(msgs.json.chunk.map((e: any) => e.content.body)).toContain('still here');
+        const sync = await mx(url2, 'GET', '/_matrix/client/v3/sync?timeout=0', session.accessToken);
+        const receipt = sync.json.rooms.join[roomId].ephemeral.events.find(
+          (e: any) => e.type === 'm.receipt',
+        );
+        expect(Object.keys(receipt.content)).toEqual([sent.json.event_id]);
+        // The old sync token still works and new events continue after it.
+        await mx(
+          url2,
+          'PUT',
+          `/_matrix/client/v3/rooms/${enc(roomId)}/send/m.room.message/k2`,
+          session.accessToken,
+          {
+            msgtype: 'm.text',
+            body: 'after restart',
+          },
+        );
+        const delta = await mx(
+          url2,
+          'GET',
+          `/_matrix/client/v3/sync?timeout=0&since=${enc(since)}`,
+          session.accessToken,
+        );
+        expect(delta.json.rooms.join[roomId].timeline.events.map((e: any) => e.content.body)).toEqual([
+          'after restart',
+        ]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.dispose();
+    }
+  });
+});
