@@ -24,6 +24,9 @@ const SPEC_ROUTES: [path: string, name: string | undefined, requiresAuth: boolea
   ['/admin/drops', 'admin-drops', true],
   ['/season1', 'season1', false],
   ['/settings', 'settings', true],
+  // Auth routes; SPEC §2 leaves their paths open.
+  ['/login', 'login', false],
+  ['/signup', 'signup', false],
   ['*', 'not found', false],
 ];
 

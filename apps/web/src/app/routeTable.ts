@@ -12,6 +12,7 @@ export const SCREEN_NAMES = [
   'home',
   'landing',
   'leaderboard',
+  'login',
   'match',
   'notfound',
   'profile',
@@ -20,6 +21,7 @@ export const SCREEN_NAMES = [
   'search',
   'season1',
   'settings',
+  'signup',
   'user',
   'user-drops',
   'user-highlights',
@@ -79,6 +81,9 @@ export const ROUTE_TABLE: RouteEntry[] = [
   { path: '/admin/drops', name: 'admin-drops', requiresAuth: true, screen: 'admin-drops' },
   { path: '/season1', name: 'season1', requiresAuth: false, screen: 'season1' },
   { path: '/settings', name: 'settings', requiresAuth: true, screen: 'settings' },
+  // The auth routes (SPEC §2: their paths are not shown). Logout and the sidebar's Login go to /login.
+  { path: '/login', name: 'login', requiresAuth: false, screen: 'login' },
+  { path: '/signup', name: 'signup', requiresAuth: false, screen: 'signup' },
   { path: '*', name: 'not found', requiresAuth: false, screen: 'notfound' },
 ];
 

@@ -1,4 +1,5 @@
 import { createBrowserRouter } from 'react-router';
+import { LOGIN_PATH, startSessionRules } from '../features/accounts/sessionRules';
 import { useSession } from '../features/session/store';
 import { buildRoutes } from './routes';
 import { checkVersionWhenDue } from './versionCheck';
@@ -9,6 +10,8 @@ export function createAppRouter() {
   useSession.subscribe((state, previous) => {
     if (previous.isTokenSet && !state.isTokenSet) void router.revalidate();
   });
+  // Token refresh, live user updates, and the login route after a logout (also by a 401).
+  startSessionRules({ onLoggedOut: () => void router.navigate(LOGIN_PATH) });
   // Long-lived tabs pick up new deployments at a navigation, where a reload disturbs least.
   router.subscribe((state) => {
     if (state.navigation.state === 'idle') void checkVersionWhenDue();

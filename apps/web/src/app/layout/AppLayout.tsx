@@ -5,6 +5,7 @@
  */
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { AccountDialogs } from '../../features/accounts/AccountDialogs';
 import { useSession } from '../../features/session/store';
 import { isChatPath } from '../routeTable';
 import styles from './AppLayout.module.css';
@@ -35,6 +36,7 @@ export function AppLayout() {
       </main>
       {!onChatRoute && loggedIn && <FriendsArea />}
       {loggedIn && <LoggedInOverlays onChatRoute={onChatRoute} />}
+      {loggedIn && <AccountDialogs />}
       <AppDialogs />
     </div>
   );

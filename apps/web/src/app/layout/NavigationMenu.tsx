@@ -3,9 +3,8 @@
  * drawer. Plain React + CSS: it is part of the first paint.
  */
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../features/locale/LanguageSwitch';
-import { openGameLoginPopup } from '../../features/session/gameLogin';
 import { useSession } from '../../features/session/store';
 import controls from '../../ui/controls.module.css';
 import { FriendsIcon, LobbyIcon, LoginIcon, NotificationsIcon } from '../../ui/icons';
@@ -46,15 +45,16 @@ function MatchLobbyButton({ matchId }: { matchId: string }) {
   );
 }
 
-/** Visitors: log in, and the notifications bell, which does nothing yet (SPEC §2). */
+/** Visitors: log in (the login screen: Steam popup or e-mail), and the notifications bell, which does nothing yet (SPEC §2). */
 function GuestActions() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   return (
     <div className={styles.actions}>
       <button
         type="button"
         className={`${controls.button} ${controls.primary}`}
-        onClick={() => openGameLoginPopup()}
+        onClick={() => navigate('/login')}
       >
         <LoginIcon size={20} />
         {t('nav.login')}

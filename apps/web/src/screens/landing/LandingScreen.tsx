@@ -4,12 +4,14 @@
  */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useSession } from '../../features/session/store';
 import controls from '../../ui/controls.module.css';
 import { HeroArt } from './HeroArt';
 import styles from './LandingScreen.module.css';
 
 function Hero() {
   const { t } = useTranslation();
+  const loggedIn = useSession((s) => s.isTokenSet);
   return (
     <section className={styles.hero}>
       <div className={styles.copy}>
@@ -17,7 +19,15 @@ function Hero() {
         <h1 className={styles.headline}>{t('landing.headline')}</h1>
         <p className={styles.tagline}>{t('landing.tagline')}</p>
         <div className={styles.actions}>
-          <Link to="/leaderboard" className={`${controls.button} ${controls.primary} ${controls.large}`}>
+          {!loggedIn && (
+            <Link to="/signup" className={`${controls.button} ${controls.primary} ${controls.large}`}>
+              {t('landing.signupCta')}
+            </Link>
+          )}
+          <Link
+            to="/leaderboard"
+            className={`${controls.button} ${loggedIn ? controls.primary : controls.outlined} ${controls.large}`}
+          >
             {t('landing.leaderboardCta')}
           </Link>
           <Link to="/season1" className={`${controls.button} ${controls.outlined} ${controls.large}`}>

@@ -1,7 +1,108 @@
+/**
+ * /reset/:id (SPEC §4): a new password and its confirmation. 200 hides the inputs and shows
+ * 'Password changed successfully'; 404 (link unknown or used) also hides them.
+ */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import { newPasswordSchema } from '@openpug/shared';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { ScreenPage } from '../../ui/ScreenPage';
+import { Link as RouterLink, useParams } from 'react-router';
+import { z } from 'zod';
+import { AuthCard } from '../../features/accounts/AuthCard';
+import { FormTextField, muiField } from '../../features/accounts/FormTextField';
+import { formResolver } from '../../features/accounts/formRules';
+import { LOGIN_PATH } from '../../features/accounts/sessionRules';
+import { ApiError, api } from '../../features/api/client';
+import { setLoading } from '../../features/app-state/store';
+
+interface ResetForm {
+  password: string;
+  confirmPassword: string;
+}
+// The form checks the fields; the id comes from the link (resetBodySchema on the server).
+const resolver = formResolver<ResetForm>(z.object({ password: newPasswordSchema }), {
+  required: { password: 'password', confirmPassword: 'required' },
+  confirm: { field: 'confirmPassword', equals: 'password' },
+});
 
 export function ResetPasswordScreen() {
   const { t } = useTranslation();
-  return <ScreenPage title={t('screens.resetPassword.title')} />;
+  const { id = '' } = useParams();
+  const [showChangePasswordInputs, setShowInputs] = useState(true);
+  const [outcome, setOutcome] = useState<'changed' | 'notFound' | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetForm>({ resolver, defaultValues: { password: '', confirmPassword: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setLoading(true);
+    try {
+      await api.post('/reset', { id, ...values });
+      setLoading(false);
+      setShowInputs(false);
+      setOutcome('changed');
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        setShowInputs(false);
+        setOutcome('notFound');
+      }
+    }
+  });
+
+  return (
+    <AuthCard
+      title={t('screens.resetPassword.title')}
+      subtitle={showChangePasswordInputs ? t('accounts.reset.subtitle') : undefined}
+    >
+      {showChangePasswordInputs && (
+        <Box component="form" noValidate onSubmit={onSubmit}>
+          <Stack spacing={2}>
+            <FormTextField
+              {...muiField(register('password'))}
+              type="password"
+              label={t('accounts.fields.newPassword')}
+              autoComplete="new-password"
+              fieldError={errors.password}
+            />
+            <FormTextField
+              {...muiField(register('confirmPassword'))}
+              type="password"
+              label={t('accounts.fields.confirmPassword')}
+              autoComplete="new-password"
+              fieldError={errors.confirmPassword}
+            />
+            <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
+              {t('accounts.reset.submit')}
+            </Button>
+          </Stack>
+        </Box>
+      )}
+      {outcome === 'changed' && (
+        <Stack spacing={3}>
+          <Alert severity="success" variant="outlined" role="status">
+            {t('accounts.reset.changed')}
+          </Alert>
+          <Button component={RouterLink} to={LOGIN_PATH} variant="contained">
+            {t('accounts.verify.toLogin')}
+          </Button>
+        </Stack>
+      )}
+      {outcome === 'notFound' && (
+        <Stack spacing={3}>
+          <Alert severity="error" variant="outlined">
+            {t('NOT_FOUND_OR_ALREADY_USED')}
+          </Alert>
+          <Button component={RouterLink} to="/forgot" variant="outlined">
+            {t('accounts.reset.requestNew')}
+          </Button>
+        </Stack>
+      )}
+    </AuthCard>
+  );
 }

@@ -1,0 +1,21 @@
+import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
+import { queryClient } from '../api/queryClient';
+import { logout } from '../session/store';
+
+/** Logs out: storage cleared, the socket sends `logout`, and the app goes to the login route (sessionRules). */
+export function LogoutButton() {
+  const { t } = useTranslation();
+  return (
+    <Button
+      variant="outlined"
+      color="inherit"
+      onClick={() => {
+        logout();
+        queryClient.clear();
+      }}
+    >
+      {t('accounts.logout')}
+    </Button>
+  );
+}

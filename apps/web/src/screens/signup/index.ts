@@ -1,0 +1,1 @@
+export { SignupScreen as default } from './SignupScreen';
