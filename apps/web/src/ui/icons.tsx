@@ -125,3 +125,70 @@ export function MenuIcon(props: IconProps) {
     </LineIcon>
   );
 }
+
+/** Linked to the voice server (status line). */
+export function VoiceIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M4 14v-2a8 8 0 0 1 16 0v2" />
+      <rect x="3" y="14" width="4" height="6" rx="1.5" />
+      <rect x="17" y="14" width="4" height="6" rx="1.5" />
+    </LineIcon>
+  );
+}
+
+/** In the arena (status line). */
+export function ArenaIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M4 4l10 10M4 4h4M4 4v4M20 4L10 14M20 4h-4M20 4v4" />
+      <path d="M7 17l-3 3M17 17l3 3M12 16l-2-2M12 16l2-2" />
+    </LineIcon>
+  );
+}
+
+/** Waiting in the queue (status line). */
+export function QueueIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M6 3h12M6 21h12M7 3c0 5 10 5 10 9s-10 4-10 9M17 3c0 5-10 5-10 9s10 4 10 9" />
+    </LineIcon>
+  );
+}
+
+/** Opens a menu of more actions. */
+export function MoreIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <circle cx="12" cy="5" r="1.2" fill="currentColor" />
+      <circle cx="12" cy="12" r="1.2" fill="currentColor" />
+      <circle cx="12" cy="19" r="1.2" fill="currentColor" />
+    </LineIcon>
+  );
+}
+
+export function SearchIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <circle cx="11" cy="11" r="6.5" />
+      <path d="M16 16l4.5 4.5" />
+    </LineIcon>
+  );
+}
+
+export function AddFriendIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <circle cx="10" cy="8" r="3.5" />
+      <path d="M3.5 20c0-3.6 2.9-6 6.5-6s6.5 2.4 6.5 6M19 8v6M16 11h6" />
+    </LineIcon>
+  );
+}
+
+export function ChatIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M4 5h16v11H9l-5 4z" />
+    </LineIcon>
+  );
+}

@@ -1,0 +1,96 @@
+import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import type { UserCard as UserCardData } from '@openpug/shared';
+import { useTranslation } from 'react-i18next';
+import { useCardActions } from '../../features/friends/useCardActions';
+import { StatusLine } from '../../ui/StatusLine';
+import { tokens } from '../../ui/tokens';
+import { UserAvatar } from '../../ui/UserAvatar';
+import { CardButtons, eloOf, RecentResults } from '../../ui/UserCard';
+
+/** Banner art: a gradient derived from the banner's name (banner images belong to drops). */
+function bannerBackground(banner: string): string {
+  let hash = 0;
+  for (const c of banner) hash = (hash * 33 + c.charCodeAt(0)) >>> 0;
+  const hue = hash % 360;
+  return `linear-gradient(120deg, hsl(${hue} 55% 22%) 0%, ${tokens.surface} 55%, hsl(${(hue + 40) % 360} 60% 18%) 100%)`;
+}
+
+function Stat({ label, value, accent }: { label: string; value: string; accent?: boolean }) {
+  return (
+    <Box>
+      <Typography variant="caption" color="text.secondary" component="div">
+        {label}
+      </Typography>
+      <Typography
+        sx={{ fontWeight: 800, fontSize: '1.25rem', color: accent ? 'primary.main' : 'text.primary' }}
+      >
+        {value}
+      </Typography>
+    </Box>
+  );
+}
+
+/** The player page header: banner, avatar, name, status, Elo, rank, recent results and actions. */
+export function UserHeader({ user }: { user: UserCardData | undefined }) {
+  const { t } = useTranslation();
+  const { relation, actions } = useCardActions(user?._id);
+  if (!user) return <Skeleton variant="rounded" height={220} sx={{ mb: 3 }} />;
+  return (
+    <Box
+      component="header"
+      data-testid="user-header"
+      sx={{
+        mb: 3,
+        borderRadius: 2,
+        overflow: 'hidden',
+        border: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+      }}
+    >
+      <Box
+        role="img"
+        aria-label={t('friends.page.banner', { banner: user.banner })}
+        sx={{ height: { xs: 72, md: 104 }, background: bannerBackground(user.banner) }}
+      />
+      <Box sx={{ px: { xs: 2, md: 3 }, pb: 2.5, mt: { xs: -4, md: -5 } }}>
+        <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 2, flexWrap: 'wrap' }}>
+          <Box sx={{ borderRadius: '50%', border: `4px solid ${tokens.surface}`, lineHeight: 0 }}>
+            <UserAvatar user={user} size={88} />
+          </Box>
+          <Box sx={{ minWidth: 0, flex: 1, pb: 0.5 }}>
+            <Typography
+              component="h1"
+              sx={{
+                fontSize: { xs: '1.5rem', md: '1.9rem' },
+                fontWeight: 800,
+                lineHeight: 1.2,
+                wordBreak: 'break-word',
+              }}
+            >
+              {user.name ?? t('friends.unnamed')}
+            </Typography>
+            <StatusLine status={user.status} />
+          </Box>
+        </Box>
+        <Box sx={{ display: 'flex', gap: { xs: 3, md: 5 }, mt: 2, flexWrap: 'wrap', alignItems: 'flex-end' }}>
+          <Stat label={t('friends.card.elo')} value={String(eloOf(user))} accent />
+          <Stat label={t('friends.card.rank')} value={`#${user.rank}`} />
+          {user.recentResults && user.recentResults.length > 0 && (
+            <Box>
+              <Typography variant="caption" color="text.secondary" component="div" sx={{ mb: 0.5 }}>
+                {t('friends.card.recentResults')}
+              </Typography>
+              <RecentResults results={user.recentResults} />
+            </Box>
+          )}
+        </Box>
+        <Box sx={{ mt: 2 }}>
+          <CardButtons user={user} relation={relation} actions={actions} size="medium" hideProfile />
+        </Box>
+      </Box>
+    </Box>
+  );
+}
