@@ -29,6 +29,7 @@ export function StatusLine({ status, dense = false }: { status: UserStatus; dens
   const now = useNow(30_000, !status.online && status.lastSeen !== null);
   const line = statusLineOf(status, now);
   const iconSize = dense ? 13 : 15;
+  const text = t(`friends.status.${line.key}`, line.params);
   return (
     <Box
       component="span"
@@ -47,8 +48,12 @@ export function StatusLine({ status, dense = false }: { status: UserStatus; dens
         aria-hidden
         sx={{ width: 7, height: 7, borderRadius: '50%', flexShrink: 0, bgcolor: TONE_COLOUR[line.tone] }}
       />
-      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-        {t(`friends.status.${line.key}`, line.params)}
+      <Box
+        component="span"
+        title={text}
+        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+      >
+        {text}
       </Box>
       {status.inQueue && (
         <Box

@@ -28,6 +28,8 @@ export interface CardActions {
   onMessage?: () => void;
   onAccept?: () => void;
   onCancel?: () => void;
+  /** Only where removing fits (the player page); cards in lists leave it out. */
+  onRemove?: () => void;
 }
 
 export const DEFAULT_ELO = 200;
@@ -107,6 +109,11 @@ export function CardButtons({
       {relation === 'friend' && actions.onMessage && (
         <Button size={size} variant="contained" onClick={actions.onMessage}>
           {t('friends.actions.message')}
+        </Button>
+      )}
+      {relation === 'friend' && actions.onRemove && (
+        <Button size={size} variant="outlined" color="error" onClick={actions.onRemove}>
+          {t('friends.actions.remove')}
         </Button>
       )}
       {relation === 'received' && actions.onAccept && (

@@ -192,3 +192,11 @@ export function ChatIcon(props: IconProps) {
     </LineIcon>
   );
 }
+
+export function CheckIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M5 12.5l4.5 4.5L19 7.5" />
+    </LineIcon>
+  );
+}

@@ -11,7 +11,9 @@ export function FriendsDrawer() {
       anchor="right"
       open={open}
       onClose={() => setFriendsOpen(false)}
-      sx={{ '& .MuiDrawer-paper': { width: tokens.friendsWidth, maxWidth: '85vw' } }}
+      sx={{
+        '& .MuiDrawer-paper': { width: `max(${tokens.friendsWidth}, min(340px, 88vw))`, maxWidth: '88vw' },
+      }}
     >
       <LazyFriendsSidebar />
     </Drawer>

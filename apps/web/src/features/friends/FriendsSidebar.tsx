@@ -22,7 +22,7 @@ import { type MouseEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { setFriendsOpen } from '../../app/layout/layoutState';
-import { AddFriendIcon, ChatIcon, MoreIcon, SearchIcon } from '../../ui/icons';
+import { AddFriendIcon, ChatIcon, CheckIcon, MoreIcon, SearchIcon } from '../../ui/icons';
 import { StatusLine } from '../../ui/StatusLine';
 import { tokens } from '../../ui/tokens';
 import { UserAvatar } from '../../ui/UserAvatar';
@@ -298,15 +298,20 @@ function RequestList({
           }
           trailing={
             kind === 'received' ? (
-              <Button
+              <IconButton
                 size="small"
-                variant="contained"
-                color="success"
-                sx={{ minWidth: 0, px: 1, py: 0.25, fontSize: '0.75rem' }}
+                aria-label={t('friends.actions.acceptShort')}
+                title={t('friends.actions.acceptShort')}
+                sx={{
+                  color: '#fff',
+                  bgcolor: 'success.main',
+                  '&:hover': { bgcolor: 'success.dark' },
+                  mr: 0.5,
+                }}
                 onClick={() => void answerFriendRequest(request._id, true).catch(ignore)}
               >
-                {t('friends.actions.acceptShort')}
-              </Button>
+                <CheckIcon size={16} />
+              </IconButton>
             ) : null
           }
           onMenu={(anchor) =>
@@ -456,14 +461,39 @@ export function FriendsSidebar() {
           },
         }}
       >
-        <Tab value="friends" label={`${t('friends.sidebar.friendsTab')} ${friends.length}`} />
+        <Tab
+          value="friends"
+          aria-label={t('friends.sidebar.friendsTab')}
+          label={
+            <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+              {t('friends.sidebar.friendsTab')}
+              <Box
+                component="span"
+                sx={{
+                  px: 0.6,
+                  borderRadius: 5,
+                  fontSize: '0.68rem',
+                  lineHeight: '16px',
+                  bgcolor: tokens.hover,
+                }}
+              >
+                {friends.length}
+              </Box>
+            </Box>
+          }
+        />
         <Tab
           value="received"
           aria-label={t('friends.sidebar.receivedTab')}
           label={<RedDot show={received.length > 0} label={t('friends.sidebar.receivedTab')} />}
         />
         <Tab value="sent" label={t('friends.sidebar.sentTab')} />
-        <Tab value="search" aria-label={t('friends.sidebar.searchTab')} icon={<SearchIcon size={18} />} />
+        <Tab
+          value="search"
+          aria-label={t('friends.sidebar.searchTab')}
+          icon={<SearchIcon size={18} />}
+          sx={{ flex: '0 0 44px' }}
+        />
       </Tabs>
       <Box sx={{ flex: 1, overflowY: 'auto', minHeight: 0, pb: 1 }}>
         {tab === 'friends' &&

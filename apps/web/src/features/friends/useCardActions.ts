@@ -2,7 +2,13 @@ import { useMemo } from 'react';
 import type { CardActions, CardRelation } from '../../ui/UserCard';
 import { useOpenDirectChat } from '../chat/social';
 import { useSession } from '../session/store';
-import { answerFriendRequest, cancelFriendRequest, sendFriendRequest, useRelation } from './actions';
+import {
+  answerFriendRequest,
+  cancelFriendRequest,
+  removeFriend,
+  sendFriendRequest,
+  useRelation,
+} from './actions';
 
 const ignore = () => undefined; // failures already went to the error dialog
 
@@ -24,6 +30,7 @@ export function useCardActions(userId: string | undefined): { relation: CardRela
         relation.kind === 'sent'
           ? () => void cancelFriendRequest(relation.requestId).catch(ignore)
           : undefined,
+      onRemove: () => void removeFriend(userId).catch(ignore),
     };
     return { relation: relation.kind, actions };
   }, [loggedIn, userId, relation, openDirectChat]);

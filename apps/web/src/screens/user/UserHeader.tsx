@@ -55,12 +55,20 @@ export function UserHeader({ user }: { user: UserCardData | undefined }) {
         aria-label={t('friends.page.banner', { banner: user.banner })}
         sx={{ height: { xs: 72, md: 104 }, background: bannerBackground(user.banner) }}
       />
-      <Box sx={{ px: { xs: 2, md: 3 }, pb: 2.5, mt: { xs: -4, md: -5 } }}>
-        <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 2, flexWrap: 'wrap' }}>
-          <Box sx={{ borderRadius: '50%', border: `4px solid ${tokens.surface}`, lineHeight: 0 }}>
+      <Box sx={{ px: { xs: 2, md: 3 }, pb: 2.5 }}>
+        <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 2 }}>
+          <Box
+            sx={{
+              borderRadius: '50%',
+              border: `4px solid ${tokens.surface}`,
+              lineHeight: 0,
+              mt: { xs: -4, md: -5 },
+              flexShrink: 0,
+            }}
+          >
             <UserAvatar user={user} size={88} />
           </Box>
-          <Box sx={{ minWidth: 0, flex: 1, pb: 0.5 }}>
+          <Box sx={{ minWidth: 0, flex: 1, pt: 1.25 }}>
             <Typography
               component="h1"
               sx={{
@@ -87,9 +95,11 @@ export function UserHeader({ user }: { user: UserCardData | undefined }) {
             </Box>
           )}
         </Box>
-        <Box sx={{ mt: 2 }}>
-          <CardButtons user={user} relation={relation} actions={actions} size="medium" hideProfile />
-        </Box>
+        {(user.steamUrl || (relation !== 'self' && relation !== 'guest')) && (
+          <Box sx={{ mt: 2 }}>
+            <CardButtons user={user} relation={relation} actions={actions} size="medium" hideProfile />
+          </Box>
+        )}
       </Box>
     </Box>
   );
