@@ -35,11 +35,27 @@ export async function queueCount(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+const countTimers = new WeakMap<AppContext, NodeJS.Timeout>();
+/** Milliseconds over which queue-count broadcasts are coalesced (one broadcast carries the latest count). */
+export const COUNT_BROADCAST_MS = 50;
+
+/**
+ * PUBLIC_QUEUE_UPDATE {count} to everyone after a change. Changes within COUNT_BROADCAST_MS share
+ * one broadcast of the count read at sending time, so a burst of joins costs one fan-out.
+ */
 function broadcastCount(ctx: AppContext, tx: Db, after: After) {
-  // Counted inside the transaction, so the figure matches this change.
-  const counted = queueCount(tx);
-  after.add(async () => ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count: await counted }));
-  return counted;
+  after.add(() => {
+    if (countTimers.has(ctx)) return;
+    const timer = setTimeout(() => {
+      countTimers.delete(ctx);
+      queueCount(ctx.db)
+        .then((count) => ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count }))
+        .catch((err) => logOf(ctx).error({ err }, 'queue count broadcast failed'));
+    }, COUNT_BROADCAST_MS);
+    timer.unref?.();
+    countTimers.set(ctx, timer);
+  });
+  return queueCount(tx);
 }
 
 async function phasePlayers(tx: Db, playerIds: string[], phaseId: string): Promise<QueuePlayer[]> {
@@ -110,8 +126,8 @@ export async function joinQueue(
         .onConflictDoNothing()
         .returning({ userId: queueEntries.userId });
       if (inserted.length === 0) throw conflict('ALREADY_IN_QUEUE');
-      patchQueue(ctx, after, [userId], true);
       await formPhases(ctx, tx, after);
+      patchQueue(ctx, after, [userId], true);
       return { inQueue: true, count: await broadcastCount(ctx, tx, after) };
     },
     logOf(ctx),

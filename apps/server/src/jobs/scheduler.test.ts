@@ -1,0 +1,67 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, openTestDatabase, type TestDatabase } from '../../test/helpers';
+import { Scheduler } from './scheduler';
+import { jobs } from './schema';
+import { inTransaction } from './tx';
+
+const quiet = { error: () => {} };
+
+describe('persisted deadlines', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database.dispose());
+
+  it('fires a due job once even when two instances race for it', async () => {
+    const clock = manualClock();
+    const fired: string[] = [];
+    const a = new Scheduler(database.db, clock, quiet, 0);
+    const b = new Scheduler(database.db, clock, quiet, 0);
+    for (const s of [a, b]) s.handle('test', async (job) => void fired.push(`${job.key}@${s.instanceId}`));
+    await inTransaction(database.db, (tx, after) => a.schedule(tx, after, 'test', 'k1', clock.now() + 1000));
+    expect(await a.fire('test:k1')).toBe(false); // not due yet
+    clock.advance(1000);
+    const results = await Promise.all([a.fire('test:k1'), b.fire('test:k1'), a.runDue(), b.runDue()]);
+    expect(results.filter((r) => r === true || r === 1)).toHaveLength(1);
+    expect(fired).toHaveLength(1);
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.id, 'test:k1'));
+    expect(row.firedAt).toBe(clock.now());
+    expect([a.instanceId, b.instanceId]).toContain(row.claimedBy);
+  });
+
+  it('re-arms pending jobs on start (overdue ones fire at once); cancelled jobs never fire', async () => {
+    const clock = { now: () => Date.now() };
+    const first = new Scheduler(database.db, clock, quiet, 0);
+    await inTransaction(database.db, async (tx, after) => {
+      await first.schedule(tx, after, 'restart', 'overdue', Date.now() - 5_000);
+      await first.schedule(tx, after, 'restart', 'soon', Date.now() + 150);
+      await first.schedule(tx, after, 'restart', 'cancelled', Date.now() + 100);
+      await first.cancel(tx, after, 'restart', 'cancelled');
+    });
+    // A new process: nothing was armed by `first` (it never started).
+    const fired: string[] = [];
+    const second = new Scheduler(database.db, clock, quiet, 0);
+    second.handle('restart', async (job) => void fired.push(job.key));
+    await second.start();
+    await expect.poll(() => fired.sort(), { timeout: 3_000 }).toEqual(['overdue', 'soon']);
+    await second.stop();
+  });
+
+  it('a failing handler rolls back its claim, so the job stays pending', async () => {
+    const clock = manualClock();
+    const s = new Scheduler(database.db, clock, quiet, 0);
+    let calls = 0;
+    s.handle('flaky', async (_job, tx) => {
+      calls++;
+      await tx.update(jobs).set({ claimedBy: 'half-done' }).where(eq(jobs.id, 'flaky:x'));
+      if (calls === 1) throw new Error('boom');
+    });
+    await inTransaction(database.db, (tx, after) => s.schedule(tx, after, 'flaky', 'x', clock.now()));
+    expect(await s.fire('flaky:x')).toBe(false);
+    const [pending] = await database.db.select().from(jobs).where(eq(jobs.id, 'flaky:x'));
+    expect(pending.firedAt).toBeNull();
+    expect(await s.fire('flaky:x')).toBe(true);
+  });
+});

@@ -1,0 +1,226 @@
+/**
+ * Robustness: the real server process is SIGKILLed during an accept phase, a pick turn, the map
+ * veto and a live match, and restarted on the same data directory each time. Every deadline fires
+ * once and correctly after the restart, no match or result is lost, and reconnecting clients get
+ * the current state with get-state.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { MatchState, QueueState } from '@openpug/shared';
+import { eq } from 'drizzle-orm';
+import type { Socket } from 'socket.io-client';
+import { describe, expect, inject, it } from 'vitest';
+import { openPglite } from '../src/db/client';
+import { jobs, matches, matchPlayers, matchRounds, queueEntries, users } from '../src/db/schema';
+import { createTokens } from '../src/modules/auth/tokens';
+import { connectSocket, usingPostgres } from './helpers';
+
+const serverDir = path.resolve(import.meta.dirname, '..');
+const JWT_SECRET = 'restart-test-secret-that-is-long-enough-for-hs256';
+const TIMEOUT = 4_000;
+
+describe.skipIf(usingPostgres())('restart robustness', () => {
+  it('survives SIGKILL in the accept phase, a pick turn, the map veto and a live match', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'openpug-restart-'));
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const base = `http://127.0.0.1:${port}`;
+
+    // Thirteen players with distinct Elo, seeded into the data directory before the first start.
+    const seed = openPglite(path.join(dataDir, 'db'), new Blob([readFileSync(inject('pgliteTemplate'))]));
+    const tokens = createTokens(JWT_SECRET);
+    const people = Array.from({ length: 13 }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      name: `p${i}`,
+      email: `p${i}@example.test`,
+      elo: 300 - i * 7,
+      teamSpeakId: `ts-${i}`,
+      verified: true,
+    }));
+    await seed.db.insert(users).values(people);
+    await seed.close();
+    const token = new Map<string, string>();
+    for (const p of people) token.set(p.id, (await tokens.sign(p.id)).token);
+
+    let child: ChildProcess | null = null;
+    let socks = new Map<string, Socket>();
+    const t0 = Date.now();
+    const log = (m: string) => process.env.RESTART_DEBUG && console.error(`[${Date.now() - t0}ms] ${m}`);
+    const start = async () => {
+      log('start');
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: serverDir,
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'warn',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          JWT_SECRET,
+          ACCEPT_TIMEOUT_MS: String(TIMEOUT + 2_000),
+          PICK_TIMEOUT_MS: String(TIMEOUT),
+          BAN_TIMEOUT_MS: String(TIMEOUT),
+          SIM_ROUND_MS: '150',
+          JOBS_POLL_MS: '200',
+        },
+        stdio: ['ignore', 'ignore', process.env.RESTART_DEBUG ? 'inherit' : 'ignore'],
+      });
+      const until = Date.now() + 30_000;
+      for (;;) {
+        try {
+          if ((await fetch(`${base}/api/health`)).status === 200) break;
+        } catch {}
+        if (Date.now() > until) throw new Error('server did not start');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      log('healthy');
+      socks = new Map();
+      for (const p of people) socks.set(p.id, await connectSocket(base, token.get(p.id)));
+    };
+    const kill = async () => {
+      log('kill');
+      for (const s of socks.values()) s.disconnect();
+      const c = child as ChildProcess;
+      child = null;
+      if (c.exitCode !== null || c.signalCode !== null) return;
+      const gone = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      await gone;
+    };
+    const sock = (id: string) => socks.get(id) as Socket;
+    const queueMsg = (id: string, event: string) => sock(id).emitWithAck('queue-message', { event });
+    const queueState = async (id: string) =>
+      (await (
+        await fetch(`${base}/api/queue`, { headers: { authorization: `Bearer ${token.get(id)}` } })
+      ).json()) as QueueState;
+    const getState = async (matchId: string, viewer = people[12].id) =>
+      (await sock(viewer).emitWithAck('match-message', { event: 'get-state', data: { matchId } }))
+        .data as MatchState;
+    const act = (id: string, event: string, data: object) =>
+      sock(id).emitWithAck('match-message', { event, data });
+
+    try {
+      // 1. Accept phase: 10 join, 7 accept, SIGKILL. After the restart the deadline kicks the 3.
+      await start();
+      for (const p of people.slice(0, 10)) expect((await queueMsg(p.id, 'join')).ok).toBe(true);
+      for (const p of people.slice(3, 10)) expect((await queueMsg(p.id, 'ready')).ok).toBe(true);
+      await kill();
+      await start();
+      await expect
+        .poll(async () => (await queueState(people[0].id)).inQueue, { timeout: 15_000 })
+        .toBe(false);
+      for (const p of people.slice(3, 10))
+        expect(await queueState(p.id)).toMatchObject({ inQueue: true, phase: null });
+      for (const p of people.slice(0, 3)) expect((await queueState(p.id)).inQueue).toBe(false);
+
+      // 2. Three newcomers → the 7 + 3 accept → a match. One pick, then SIGKILL on team two's turn.
+      for (const p of people.slice(10, 13)) expect((await queueMsg(p.id, 'join')).ok).toBe(true);
+      await expect.poll(async () => (await queueState(people[3].id)).phase?.players.length ?? 0).toBe(10);
+      const ten = people.slice(3, 13);
+      for (const p of ten) expect((await queueMsg(p.id, 'ready')).ok).toBe(true);
+      await expect.poll(async () => (await queueState(people[3].id)).matchId ?? null).not.toBeNull();
+      const matchId = (await queueState(people[3].id)).matchId as string;
+      const viewer = people[0].id; // not a participant: a spectator
+      let s = await getState(matchId, viewer);
+      expect(s.status).toBe('playerveto');
+      expect((await act(s.teamOne.captain._id, 'pick-player', { matchId, pickedId: s.pool[7]._id })).ok).toBe(
+        true,
+      );
+      s = await getState(matchId, viewer);
+      const bestLeft = s.pool[0];
+      expect(s.turn).toBe('teamTwo');
+      await kill();
+      await start();
+      // Under load more turns may time out before the clients are back; the first one is what matters.
+      await expect
+        .poll(async () => (await getState(matchId, viewer)).teamTwo.players.length, { timeout: 15_000 })
+        .toBeGreaterThanOrEqual(2);
+      s = await getState(matchId, viewer);
+      log(
+        JSON.stringify({
+          one: s.teamOne.players.map((p) => p.elo),
+          two: s.teamTwo.players.map((p) => p.elo),
+          pool: s.pool.map((p) => p.elo),
+          best: bestLeft.elo,
+        }),
+      );
+      expect(s.teamTwo.players[1]._id).toBe(bestLeft._id); // the timeout auto-picked the best player, once
+      while (s.status === 'playerveto') {
+        const captain = s.turn === 'teamOne' ? s.teamOne.captain : s.teamTwo.captain;
+        await act(captain._id, 'pick-player', { matchId, pickedId: s.pool[0]._id });
+        s = await getState(matchId, viewer);
+      }
+
+      // 3. Map veto: team one bans, SIGKILL on team two's turn; the deadline bans at random.
+      expect(s.status).toBe('mapveto');
+      expect((await act(s.teamOne.captain._id, 'ban-map', { matchId, mapKey: 'de_nuke' })).ok).toBe(true);
+      await kill();
+      await start();
+      await expect
+        .poll(async () => (await getState(matchId, viewer)).mapVeto.bans.length, { timeout: 15_000 })
+        .toBeGreaterThanOrEqual(2);
+      s = await getState(matchId, viewer);
+      expect(s.mapVeto.bans[1].team).toBe('teamTwo');
+      expect(s.mapVeto.bans[1].mapKey).not.toBe('de_nuke');
+      while (s.status === 'mapveto') {
+        const captain = s.turn === 'teamOne' ? s.teamOne.captain : s.teamTwo.captain;
+        const banned = new Set(s.mapVeto.bans.map((b) => b.mapKey));
+        const free = s.mapVeto.pool.find((m) => !banned.has(m.key));
+        await act(captain._id, 'ban-map', { matchId, mapKey: free?.key });
+        s = await getState(matchId, viewer);
+      }
+      expect(s.status).toBe('active');
+      expect(s.mapVeto.bans).toHaveLength(6);
+
+      // 4. Live match: SIGKILL after a few rounds; the simulator continues after the restart.
+      await expect
+        .poll(
+          async () => {
+            const cur = await getState(matchId, viewer);
+            return cur.score.teamOne + cur.score.teamTwo;
+          },
+          { timeout: 15_000 },
+        )
+        .toBeGreaterThanOrEqual(3);
+      await kill();
+      await start();
+      const participant = await getState(matchId, s.teamOne.captain._id);
+      expect(participant.server?.connect).toBeTruthy();
+      expect((await getState(matchId, viewer)).server?.connect).toBeUndefined();
+      await expect
+        .poll(async () => (await getState(matchId, viewer)).status, { timeout: 20_000 })
+        .toBe('finished');
+    } finally {
+      if (child) await kill();
+    }
+
+    // The stored outcome, read from the data directory after the last stop.
+    const db = openPglite(path.join(dataDir, 'db'));
+    try {
+      const [m] = await db.db.select().from(matches);
+      expect(m.status).toBe('finished');
+      expect(Math.max(m.scoreOne, m.scoreTwo)).toBeGreaterThanOrEqual(13);
+      const rounds = await db.db.select().from(matchRounds).where(eq(matchRounds.matchId, m.id));
+      expect(rounds.map((r) => r.round).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: m.scoreOne + m.scoreTwo }, (_, i) => i + 1),
+      );
+      const mp = await db.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, m.id));
+      expect(mp).toHaveLength(10);
+      const rows = await db.db.select().from(users);
+      for (const p of mp) {
+        const start = people.find((x) => x.id === p.userId)?.elo as number;
+        const expected = start + (p.team === m.winner ? 12 : -10);
+        expect(p).toMatchObject({ eloBefore: start, eloAfter: expected });
+        expect(rows.find((u) => u.id === p.userId)?.elo).toBe(expected);
+      }
+      for (const p of people.slice(0, 3)) expect(rows.find((u) => u.id === p.id)?.elo).toBe(p.elo);
+      const all = await db.db.select().from(jobs);
+      expect(all.filter((j) => j.firedAt === null)).toEqual([]);
+      expect(await db.db.select().from(queueEntries)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,179 @@
+/**
+ * Queue benchmark (issue 5): 1,000 socket clients queue and accept → 100 matches. For each group
+ * of ten, the clock starts when the 10th player's `join` is sent and stops when the last of the
+ * ten PRIVATE_QUEUE_READY arrives; figures are p50 / p99 / max over the 100 groups plus the total
+ * time from the first join to the 100th PRIVATE_MATCH_START. The server runs in this process
+ * (the real app from source, Socket.IO over loopback with real websocket clients).
+ *
+ *   node --import tsx bench/queue-bench.ts                 PGlite (in memory)
+ *   DATABASE_URL=postgres://… node --import tsx bench/queue-bench.ts
+ *                                                          PostgreSQL (a temporary database is
+ *                                                          created next to the given one and dropped)
+ *   options: --clients=1000  --concurrency=1 (groups in flight at once)
+ *
+ * Target: p99 < 50 ms on both. Stops by itself (hard limit 5 minutes).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
+import { users } from '../apps/server/src/db/schema';
+import { createTokens } from '../apps/server/src/modules/auth/tokens';
+
+const arg = (name: string, def: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+const CLIENTS = arg('clients', 1000);
+const CONCURRENCY = arg('concurrency', 1);
+const GROUPS = Math.floor(CLIENTS / 10);
+const hardStop = setTimeout(() => {
+  console.error('queue-bench: hard time limit reached');
+  process.exit(2);
+}, 300_000);
+hardStop.unref();
+
+async function openDatabase(): Promise<{ database: Database; drop: () => Promise<void>; kind: string }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = openPglite();
+    await database.migrate();
+    return { database, drop: async () => {}, kind: 'PGlite (in memory)' };
+  }
+  const name = `openpug_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = openPostgres(u.toString());
+  await database.migrate();
+  return {
+    database,
+    kind: 'PostgreSQL',
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+async function main() {
+  const { database, drop, kind } = await openDatabase();
+  const secret = randomBytes(32).toString('hex');
+  const app = await buildApp(
+    {
+      config: loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        DATA_DIR: '/tmp/openpug-bench',
+        RATE_LIMIT_PER_MIN: '0',
+        ACCEPT_TIMEOUT_MS: '120000',
+        PICK_TIMEOUT_MS: '600000',
+        JOBS_POLL_MS: '0',
+      }),
+      database,
+      db: database.db,
+      tokens: createTokens(secret),
+      clock: { now: () => Date.now() },
+      version: 'bench',
+    },
+    { logger: false, webDist: '/nonexistent' },
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  const tokens = createTokens(secret);
+  const people = Array.from({ length: GROUPS * 10 }, (_, i) => ({
+    id: randomUUID(),
+    name: `bench-${i}`,
+    email: `bench-${i}@example.test`,
+    teamSpeakId: `bench-ts-${i}`,
+    elo: 150 + (i % 97),
+    verified: true,
+  }));
+  for (let i = 0; i < people.length; i += 500)
+    await database.db.insert(users).values(people.slice(i, i + 500));
+
+  console.log(`queue-bench: ${kind}, ${people.length} clients connecting…`);
+  const sockets: Socket[] = [];
+  for (let i = 0; i < people.length; i += 50) {
+    const batch = await Promise.all(
+      people.slice(i, i + 50).map(async (p) => {
+        const s = ioClient(url, { path: '/socket', transports: ['websocket'], forceNew: true });
+        const { token } = await tokens.sign(p.id);
+        await new Promise<void>((resolve, reject) => {
+          s.once('connect_error', reject);
+          s.once('authenticated', () => resolve());
+          s.once('connect', () => s.emit('authenticate', { key: token }));
+        });
+        return s;
+      }),
+    );
+    sockets.push(...batch);
+  }
+
+  const latencies: number[] = [];
+  const once = (s: Socket, event: string) =>
+    new Promise<number>((resolve) => s.once(event, () => resolve(performance.now())));
+  const runGroup = async (g: number) => {
+    const group = sockets.slice(g * 10, g * 10 + 10);
+    const ready = group.map((s) => once(s, 'PRIVATE_QUEUE_READY'));
+    for (const s of group.slice(0, 9)) await s.emitWithAck('queue-message', { event: 'join' });
+    const t0 = performance.now();
+    const tenth = group[9].emitWithAck('queue-message', { event: 'join' });
+    const arrivals = await Promise.all(ready);
+    await tenth;
+    latencies.push(Math.max(...arrivals) - t0);
+    const started = group.map((s) => once(s, 'PRIVATE_MATCH_START'));
+    await Promise.all(group.map((s) => s.emitWithAck('queue-message', { event: 'ready' })));
+    await Promise.all(started);
+  };
+
+  const begin = performance.now();
+  if (CONCURRENCY <= 1) {
+    for (let g = 0; g < GROUPS; g++) await runGroup(g);
+  } else {
+    // Groups in flight at once join interleaved, so phases mix players of several groups: then
+    // only the total is meaningful.
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < GROUPS) await runGroup(next++);
+      }),
+    );
+  }
+  const total = performance.now() - begin;
+  const [{ n }] = (await database.db.execute('SELECT count(*)::int AS n FROM matches')).rows as {
+    n: number;
+  }[];
+
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const fmt = (v: number) => `${v.toFixed(1)} ms`;
+  console.log(
+    `queue-bench: ${kind}: ${GROUPS} groups → ${n} matches; 10th join → last PRIVATE_QUEUE_READY: ` +
+      `p50 ${fmt(pct(sorted, 50))}, p99 ${fmt(pct(sorted, 99))}, max ${fmt(sorted[sorted.length - 1])}; ` +
+      `total ${(total / 1000).toFixed(2)} s (first join → last PRIVATE_MATCH_START)`,
+  );
+  const ok = pct(sorted, 99) < 50 && Number(n) === GROUPS;
+  console.log(`queue-bench: target p99 < 50 ms and ${GROUPS} matches: ${ok ? 'met' : 'NOT met'}`);
+
+  for (const s of sockets) s.disconnect();
+  await app.close();
+  await database.close();
+  await drop();
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
