@@ -27,7 +27,11 @@ export function AuthCard({
           bgcolor: 'background.paper',
         }}
       >
-        <Typography variant="h1" component="h1" sx={{ fontSize: { xs: '1.6rem', sm: '1.9rem' }, mb: 1 }}>
+        <Typography
+          variant="h1"
+          component="h1"
+          sx={{ fontSize: { xs: '1.6rem', sm: '1.9rem' }, mb: subtitle ? 1 : 2.5 }}
+        >
           {title}
         </Typography>
         {subtitle && (

@@ -16,7 +16,6 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { VOICE_LINK_CODE_LENGTH, VOICE_USER_LIST_REFRESH_MS, type VoiceIdentity } from '@openpug/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -34,7 +33,6 @@ export function VoiceLinkDialog() {
   const teamSpeakId = useSession((s) =>
     typeof s.user?.teamSpeakId === 'string' ? s.user.teamSpeakId : null,
   );
-  const fullScreen = useMediaQuery('(max-width:599.95px)');
   const [picked, setPicked] = useState<VoiceIdentity | null>(null);
   const [codeError, setCodeError] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -93,14 +91,7 @@ export function VoiceLinkDialog() {
   const list = identities.data ?? [];
 
   return (
-    <Dialog
-      open={open}
-      onClose={close}
-      fullWidth
-      maxWidth="xs"
-      fullScreen={fullScreen}
-      aria-labelledby="voice-link-title"
-    >
+    <Dialog open={open} onClose={close} fullWidth maxWidth="xs" aria-labelledby="voice-link-title">
       <DialogTitle id="voice-link-title">{t('accounts.voice.dialogTitle')}</DialogTitle>
       <DialogContent>
         {teamSpeakId ? (
