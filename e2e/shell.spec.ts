@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { newPlayerData, signUpByApi } from './helpers/accounts';
 
 /** Relative luminance of a CSS `rgb(...)` colour, 0 (black) to 1 (white). */
 function luminance(rgb: string): number {
@@ -91,10 +92,22 @@ test.describe('at phone width (390x844)', () => {
 });
 
 test.describe('with a stored session', () => {
-  test.beforeEach(async ({ page }) => {
+  test.beforeEach(async ({ page, request }) => {
+    // A real token (any 401 logs out, SPEC §4); the stored user below is what this suite looks at,
+    // so the profile refresh answers with it and the live socket (status updates) stays quiet.
+    const { token } = await signUpByApi(request, newPlayerData('Shell'));
+    const stored = {
+      _id: 'u42',
+      name: 'Ace',
+      unseenDropsCount: 3,
+      status: { match: { active: true, matchId: 'm7' } },
+    };
+    await page.route('**/api/profile', (route) => route.fulfill({ json: stored }));
+    await page.routeWebSocket(/\/socket\//, (ws) => ws.close());
+    await page.route('**/socket/**', (route) => route.abort());
     // Auto login restores what the accounts feature stores at login.
-    await page.addInitScript(() => {
-      localStorage.setItem('token', 'e2e-token');
+    await page.addInitScript((token) => {
+      localStorage.setItem('token', token);
       localStorage.setItem(
         'user',
         JSON.stringify({
@@ -104,7 +117,7 @@ test.describe('with a stored session', () => {
           status: { match: { active: true, matchId: 'm7' } },
         }),
       );
-    });
+    }, token);
   });
 
   test('the sidebar shows the logged-in entries, the drops badge, the lobby button and the friends area', async ({
