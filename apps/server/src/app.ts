@@ -20,12 +20,12 @@ import { installAuthGuard } from './modules/auth/guard';
 import { chatModule } from './modules/chat/routes';
 import { devRoutes } from './modules/dev/routes';
 import { friendsRoutes } from './modules/friends/routes';
-import { healthRoutes } from './modules/health/routes';
 import { gameserversModule } from './modules/gameservers/routes';
-import { matchesModule } from './modules/matches/routes';
-import { queueModule } from './modules/queue/routes';
+import { healthRoutes } from './modules/health/routes';
 import { createMailer } from './modules/mail/mailer';
+import { matchesModule } from './modules/matches/routes';
 import { presenceRoutes } from './modules/presence/routes';
+import { queueModule } from './modules/queue/routes';
 import { steamRoutes } from './modules/steam/routes';
 import { usersRoutes } from './modules/users/routes';
 import { createVoiceServer, voiceModule } from './modules/voice';
@@ -47,7 +47,8 @@ declare module 'fastify' {
 }
 
 export async function buildApp(
-  base: Omit<AppContext, 'realtime' | 'bus' | 'mailer' | 'voice'> & Partial<Pick<AppContext, 'mailer' | 'voice'>>,
+  base: Omit<AppContext, 'realtime' | 'bus' | 'mailer' | 'voice'> &
+    Partial<Pick<AppContext, 'mailer' | 'voice'>>,
   options: BuildOptions = {},
 ): Promise<AppInstance> {
   const app = Fastify({

@@ -25,7 +25,11 @@ const envSchema = z.object({
   MATRIX_SHARED_SECRET: z.string().optional(),
   MATRIX_SERVER_NAME: z.string().optional(),
   /** Embedded homeserver upload limit (m.upload.size); scripts/synapse.sh sets Synapse to the same 10 MiB. */
-  MATRIX_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
+  MATRIX_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 1024 * 1024),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('openpug <no-reply@openpug.local>'),
   ADMIN_EMAILS: z.string().default(''),

@@ -5,8 +5,8 @@
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { EventBus } from './events';
-import type { Mailer } from './modules/mail/mailer';
 import type { Tokens } from './modules/auth/tokens';
+import type { Mailer } from './modules/mail/mailer';
 import type { VoiceServer } from './modules/voice/types';
 import type { Realtime } from './realtime/hub';
 

@@ -2,12 +2,13 @@
  * The one Drizzle schema for PGlite and PostgreSQL. Each feature keeps its tables in its module
  * (modules/<feature>/schema.ts); this file gathers them for drizzle-kit and the client.
  */
-export * from '../modules/accounts/schema';
-export * from '../modules/mail/schema';
-export * from '../modules/friends/schema';
-export * from '../modules/presence/schema';
-export * from '../jobs/schema';
-export * from '../modules/queue/schema';
-export * from '../modules/matches/schema';
+
 export * from '../homeserver/schema';
+export * from '../jobs/schema';
+export * from '../modules/accounts/schema';
 export * from '../modules/chat/schema';
+export * from '../modules/friends/schema';
+export * from '../modules/mail/schema';
+export * from '../modules/matches/schema';
+export * from '../modules/presence/schema';
+export * from '../modules/queue/schema';
