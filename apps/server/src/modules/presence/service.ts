@@ -51,8 +51,7 @@ export async function getStatuses(ctx: AppContext, ids: readonly string[]): Prom
 
 /**
  * Apps shutting down: sockets are being closed and the Redis adapter may already be gone, so
- * statuses are still stored but no longer pushed (a push through a closed adapter would reject
- * unhandled).
+ * nothing more is pushed or asked through it (a closed adapter rejects unhandled).
  */
 const closing = new WeakSet<AppContext>();
 export function stopPushing(ctx: AppContext): void {
@@ -110,10 +109,13 @@ export async function markOnline(ctx: AppContext, userId: string): Promise<void>
  * instance. Re-checks after writing, so a tab opened meanwhile puts the user back online.
  */
 export async function markMaybeOffline(ctx: AppContext, userId: string): Promise<void> {
-  if ((await ctx.realtime.socketCount(userId)) > 0) return;
+  // While the app shuts down every socket closes at once; the next start (or another instance)
+  // settles presence, and the Redis adapter must not be asked anything once it is closing.
+  if (closing.has(ctx) || (await ctx.realtime.socketCount(userId)) > 0) return;
+  if (closing.has(ctx)) return;
   const current = await getStatus(ctx, userId);
   if (current.online) await patchStatus(ctx, userId, { online: false, lastSeen: ctx.clock.now() });
-  if ((await ctx.realtime.socketCount(userId)) > 0) await markOnline(ctx, userId);
+  if (!closing.has(ctx) && (await ctx.realtime.socketCount(userId)) > 0) await markOnline(ctx, userId);
 }
 
 /**
