@@ -1,4 +1,162 @@
-/** The queue widget (Play, Leave, accept phase; SPEC §4). Filled by the queue feature. */
+/**
+ * The queue widget (SPEC §4 "Queue and match"): Play / Leave with the public count and the time
+ * in queue, the accept dialog (not dismissable, n/10 ready, countdown, looping sound), the kick
+ * and timeout dialogs, navigation to the match room on start. Also hosts the admins' help toasts.
+ */
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { formatMmSs } from '../../ui/countdown';
+import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
+import { useSession } from '../session/store';
+import { useSocketEvent, useSocketState } from '../socket';
+import { AcceptDialog, KickDialog, TimeoutDialog } from './AcceptDialog';
+import { AdminHelpToasts } from './AdminHelpToasts';
+import { markInMatch, restoreQueue, sendQueue } from './actions';
+import { dispatchQueue, useQueue } from './state';
+
+function useElapsed(since: number | null): string {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (since === null) return;
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [since]);
+  return since === null ? '' : formatMmSs(Math.max(0, (now - since) / 1000));
+}
+
+function useQueueEvents() {
+  const navigate = useNavigate();
+  const authenticated = useSocketState((s) => s.authenticated);
+  useEffect(() => {
+    if (authenticated) void restoreQueue().catch(() => undefined);
+  }, [authenticated]);
+  useSocketEvent('PUBLIC_QUEUE_UPDATE', ({ count }) => dispatchQueue({ type: 'count', count }));
+  useSocketEvent('PRIVATE_QUEUE_READY', ({ players, deadline }) =>
+    dispatchQueue({ type: 'ready', players, deadline }),
+  );
+  useSocketEvent('PRIVATE_QUEUE_READY_UPDATE', ({ players }) =>
+    dispatchQueue({ type: 'readyUpdate', players }),
+  );
+  useSocketEvent('PRIVATE_QUEUE_KICK', () => dispatchQueue({ type: 'kick' }));
+  useSocketEvent('PRIVATE_QUEUE_TIMEOUT', ({ unreadyProfiles }) =>
+    dispatchQueue({ type: 'timeout', unreadyProfiles }),
+  );
+  useSocketEvent('PRIVATE_QUEUE_MATCH', ({ matchId }) => {
+    dispatchQueue({ type: 'match' });
+    markInMatch(matchId);
+  });
+  useSocketEvent('PRIVATE_MATCH_START', ({ matchId }) => {
+    dispatchQueue({ type: 'match' });
+    markInMatch(matchId);
+    navigate(`/match/${matchId}`);
+  });
+}
+
 export function QueueWidget() {
-  return null;
+  const { t } = useTranslation();
+  useQueueEvents();
+  const { inQueue, count, joinedAt, busy } = useQueue();
+  const linked = useSession((s) => typeof s.user?.teamSpeakId === 'string' && s.user.teamSpeakId !== '');
+  const inMatch = useSession((s) => Boolean(s.user?.status?.match?.active));
+  const elapsed = useElapsed(inQueue ? joinedAt : null);
+
+  const play = () => (linked ? void sendQueue('join') : openVoiceLinkDialog());
+
+  return (
+    <>
+      {!inMatch && (
+        <Paper
+          elevation={8}
+          data-testid="queue-widget"
+          sx={{
+            position: 'fixed',
+            zIndex: 1050,
+            bottom: { xs: 12, md: 20 },
+            left: { xs: 12, md: 'calc(var(--op-navigation-width) + 20px)' },
+            right: { xs: 12, sm: 'auto' },
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1.5,
+            px: 1.5,
+            py: 1,
+            borderRadius: 3,
+            border: '1px solid',
+            borderColor: inQueue ? 'primary.main' : 'divider',
+            background: inQueue
+              ? 'linear-gradient(135deg, rgba(255,122,24,0.18), rgba(20,26,38,0.96) 60%)'
+              : 'rgba(20,26,38,0.96)',
+            backdropFilter: 'blur(10px)',
+          }}
+        >
+          <Box sx={{ display: 'flex', flexDirection: 'column', minWidth: 0, flex: 1 }}>
+            <Typography
+              variant="caption"
+              sx={{
+                color: 'text.secondary',
+                textTransform: 'uppercase',
+                letterSpacing: '0.08em',
+                fontWeight: 700,
+              }}
+            >
+              {inQueue ? t('queue.searching') : t('queue.title')}
+            </Typography>
+            <Typography
+              component="div"
+              sx={{ display: 'flex', alignItems: 'center', gap: 1, fontWeight: 700, whiteSpace: 'nowrap' }}
+            >
+              {inQueue && <CircularProgress size={14} thickness={6} aria-hidden />}
+              {inQueue && (
+                <Box component="span" data-testid="queue-elapsed" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                  {elapsed}
+                </Box>
+              )}
+              <Box
+                component="span"
+                data-testid="queue-count"
+                sx={{ color: 'text.secondary', fontWeight: 600 }}
+              >
+                {t('queue.count', { count })}
+              </Box>
+            </Typography>
+          </Box>
+          {inQueue ? (
+            <Button
+              variant="outlined"
+              color="inherit"
+              disabled={busy}
+              onClick={() => void sendQueue('leave')}
+            >
+              {t('queue.leave')}
+            </Button>
+          ) : (
+            <Button
+              variant="contained"
+              disabled={busy}
+              onClick={play}
+              title={linked ? undefined : t('queue.linkFirst')}
+              aria-describedby={linked ? undefined : 'queue-link-hint'}
+              sx={linked ? { px: 3 } : { px: 3, opacity: 0.55, filter: 'grayscale(0.6)' }}
+            >
+              {t('queue.play')}
+            </Button>
+          )}
+          {!linked && (
+            <Box id="queue-link-hint" sx={{ display: 'none' }}>
+              {t('queue.linkFirst')}
+            </Box>
+          )}
+        </Paper>
+      )}
+      <AcceptDialog />
+      <KickDialog />
+      <TimeoutDialog />
+      <AdminHelpToasts />
+    </>
+  );
 }

@@ -2,12 +2,19 @@
  * The landing page (/): a hero, then the public matches (filled by the matches feature). It is
  * part of the first paint, so it is plain React + CSS (no MUI); see app/FeatureProviders.tsx.
  */
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { lazyFeature } from '../../app/lazyFeature';
 import { useSession } from '../../features/session/store';
 import controls from '../../ui/controls.module.css';
 import { HeroArt } from './HeroArt';
 import styles from './LandingScreen.module.css';
+
+// The match lists use MUI and the query cache: loaded after the first paint.
+const PublicMatches = lazyFeature(() =>
+  import('../../features/matches/MatchList').then((m) => m.PublicMatches),
+);
 
 function Hero() {
   const { t } = useTranslation();
@@ -48,6 +55,9 @@ export function LandingScreen() {
     <div className={styles.page}>
       <Hero />
       <h2 className={styles.sectionTitle}>{t('screens.landing.title')}</h2>
+      <Suspense fallback={null}>
+        <PublicMatches />
+      </Suspense>
     </div>
   );
 }

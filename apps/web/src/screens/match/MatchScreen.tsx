@@ -1,11 +1,192 @@
-import { MATCH_PAGE_TITLE } from '@openpug/shared';
-import { useEffect } from 'react';
+/**
+ * The match room (/match/:matchId, public; SPEC §2 match page). Header with both captains and the
+ * countdown; lobby (team columns, pick pool), map veto, active (map, score, connect/GOTV), finished
+ * and cancelled views; scoreboard tab; help button; match chat. Browser tab title "Match Page".
+ */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { MATCH_PAGE_TITLE, type MatchState } from '@openpug/shared';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { emitWithAck } from '../../features/matches/emit';
+import { canAskForHelp, isParticipant } from '../../features/matches/permissions';
+import { useMatchRoom } from '../../features/matches/room';
+import { useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
+import { HelpButton, MapPanel, Scoreboard, ServerBox } from './Live';
+import { MapVeto, PickPool, TeamColumn, TurnBanner } from './Lobby';
+import { MatchHeader, TEAM_COLOURS } from './MatchHeader';
 
-/** The match room (/match/:matchId). Its browser tab reads "Match Page" (SPEC §2). */
+const MatchChat = lazy(() => import('../../features/chat/MatchChat').then((m) => ({ default: m.MatchChat })));
+
+function Panel({ children, title }: { children: React.ReactNode; title?: string }) {
+  return (
+    <Box
+      sx={{
+        p: { xs: 1.5, sm: 2 },
+        borderRadius: 3,
+        border: '1px solid',
+        borderColor: 'divider',
+        bgcolor: 'rgba(255,255,255,0.02)',
+      }}
+    >
+      {title && (
+        <Typography variant="h3" sx={{ fontSize: '1rem', fontWeight: 800, mb: 1.5 }}>
+          {title}
+        </Typography>
+      )}
+      {children}
+    </Box>
+  );
+}
+
+function Result({ state }: { state: MatchState }) {
+  const { t } = useTranslation();
+  const winner = state.winner;
+  return (
+    <Box
+      data-testid="match-finished"
+      sx={{
+        p: 2,
+        borderRadius: 3,
+        textAlign: 'center',
+        border: '1px solid',
+        borderColor: winner && winner !== 'draw' ? TEAM_COLOURS[winner] : 'divider',
+        bgcolor: 'rgba(255,255,255,0.03)',
+      }}
+    >
+      <Typography sx={{ fontWeight: 900, fontSize: '1.4rem' }}>
+        {winner === 'draw' || !winner ? t('match.draw') : t('match.winner', { team: state[winner].name })}
+      </Typography>
+      <Typography color="text.secondary">{state.map?.name}</Typography>
+    </Box>
+  );
+}
+
+function Room({ matchId }: { matchId: string }) {
+  const { t } = useTranslation();
+  const myId = useSession((s) => s.user?._id ?? null);
+  const { state, error, cancelReason, socket } = useMatchRoom(matchId);
+  const [tab, setTab] = useState<'overview' | 'scoreboard'>('overview');
+
+  if (error && !state) return <Alert severity="error">{t(error)}</Alert>;
+  if (!state)
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', py: 8 }}>
+        <CircularProgress aria-label={t('match.loading')} />
+      </Box>
+    );
+
+  const send = (event: 'pick-player' | 'ban-map' | 'help', data: Record<string, string>) =>
+    emitWithAck(socket, 'match-message', { event, data: { matchId, ...data } } as never);
+  const live = state.status === 'active' || state.status === 'finished';
+  const participant = isParticipant(state, myId);
+
+  return (
+    <>
+      <MatchHeader state={state} />
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2, flexWrap: 'wrap' }}>
+        <Tabs
+          value={tab}
+          onChange={(_, v) => setTab(v)}
+          sx={{ flex: 1, minHeight: 40, '& .MuiTab-root': { minHeight: 40 } }}
+        >
+          <Tab value="overview" label={t('match.tabs.overview')} />
+          <Tab
+            value="scoreboard"
+            label={t('match.tabs.scoreboard')}
+            disabled={!live}
+            data-testid="tab-scoreboard"
+          />
+        </Tabs>
+        {canAskForHelp(state, myId) && (
+          <HelpButton onSend={(msg) => send('help', { msg }).then(() => undefined)} />
+        )}
+      </Box>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) 340px' },
+          alignItems: 'start',
+        }}
+      >
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+          {tab === 'scoreboard' && live ? (
+            <Panel>
+              <Scoreboard state={state} />
+            </Panel>
+          ) : (
+            <>
+              {state.status === 'cancelled' && (
+                <Alert severity="error" data-testid="match-cancelled">
+                  {t('match.cancelled')}
+                  {cancelReason ? ` (${cancelReason})` : ''}
+                </Alert>
+              )}
+              {(state.status === 'playerveto' || state.status === 'mapveto') && (
+                <TurnBanner state={state} myId={myId} />
+              )}
+              {state.status === 'finished' && <Result state={state} />}
+              {state.status === 'mapveto' && (
+                <Panel title={t('match.mapVeto')}>
+                  <MapVeto
+                    state={state}
+                    myId={myId}
+                    onBan={(mapKey) => void send('ban-map', { mapKey }).catch(() => undefined)}
+                  />
+                </Panel>
+              )}
+              {live && (
+                <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+                  <MapPanel state={state} />
+                  {state.status === 'active' && (
+                    <Panel title={participant ? t('match.yourServer') : t('match.watch')}>
+                      <ServerBox state={state} />
+                    </Panel>
+                  )}
+                </Box>
+              )}
+              <Panel>
+                <Box sx={{ display: 'flex', gap: 2, flexDirection: { xs: 'column', sm: 'row' } }}>
+                  <TeamColumn state={state} team="teamOne" myId={myId} />
+                  <TeamColumn state={state} team="teamTwo" myId={myId} />
+                </Box>
+              </Panel>
+              {state.status === 'playerveto' && (
+                <Panel>
+                  <PickPool
+                    state={state}
+                    myId={myId}
+                    onPick={(pickedId) => void send('pick-player', { pickedId }).catch(() => undefined)}
+                  />
+                </Panel>
+              )}
+            </>
+          )}
+        </Box>
+        <Box sx={{ minWidth: 0 }}>
+          <Panel title={t('match.chat')}>
+            <Box sx={{ height: { xs: 360, lg: 480 }, display: 'flex', flexDirection: 'column' }}>
+              <Suspense fallback={<CircularProgress size={20} />}>
+                <MatchChat matchId={matchId} />
+              </Suspense>
+            </Box>
+          </Panel>
+        </Box>
+      </Box>
+    </>
+  );
+}
+
 export function MatchScreen() {
   const { t } = useTranslation();
+  const { matchId = '' } = useParams();
   useEffect(() => {
     const previous = document.title;
     document.title = MATCH_PAGE_TITLE;
@@ -13,5 +194,9 @@ export function MatchScreen() {
       document.title = previous;
     };
   }, []);
-  return <ScreenPage title={t('screens.match.title')} />;
+  return (
+    <ScreenPage title={t('screens.match.title')}>
+      <Room key={matchId} matchId={matchId} />
+    </ScreenPage>
+  );
 }

@@ -1,0 +1,39 @@
+/** Queue calls and the server events that drive the widget (SPEC §4 "Queue and match"). */
+import type { QueueAck, QueueState } from '@openpug/shared';
+import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
+import { api } from '../api';
+import { setErrorMessage } from '../app-state/store';
+import { emitWithAck, SocketRefusal } from '../matches/emit';
+import { updateSessionUser, useSession } from '../session/store';
+import { getSocket } from '../socket';
+import { dispatchQueue } from './state';
+
+/** Restores the widget after a reload (and feeds the Match Lobby button). */
+export async function restoreQueue(): Promise<void> {
+  const state = await api.get<QueueState>('/queue', { silent: true });
+  dispatchQueue({ type: 'restore', state, now: Date.now() });
+  if (state.matchId) markInMatch(state.matchId);
+}
+
+/** Feeds the sidebar's Match Lobby button (user.status.match) without losing the other status fields. */
+export function markInMatch(matchId: string): void {
+  const status = (useSession.getState().user?.status ?? {}) as Record<string, unknown> & {
+    match?: Record<string, unknown>;
+  };
+  updateSessionUser({ status: { ...status, match: { ...status.match, active: true, matchId } } });
+}
+
+export async function sendQueue(event: 'join' | 'leave' | 'ready'): Promise<void> {
+  dispatchQueue({ type: 'busy', busy: true });
+  try {
+    const ack = await emitWithAck<QueueAck>(getSocket(), 'queue-message', { event }, { silent: true });
+    dispatchQueue({ type: 'ack', inQueue: ack.inQueue, count: ack.count, now: Date.now() });
+  } catch (error) {
+    dispatchQueue({ type: 'busy', busy: false });
+    const key = error instanceof SocketRefusal ? error.key : 'ERROR';
+    if (key === 'VOICE_NOT_LINKED') openVoiceLinkDialog();
+    else if (key === 'NAME_REQUIRED')
+      updateSessionUser({ name: '' }); // the layout's name dialog opens
+    else setErrorMessage(key);
+  }
+}

@@ -1,0 +1,273 @@
+import Box from '@mui/material/Box';
+import ButtonBase from '@mui/material/ButtonBase';
+import Typography from '@mui/material/Typography';
+import type { MatchPlayer, MatchState, TeamKey } from '@openpug/shared';
+import { useTranslation } from 'react-i18next';
+import { MapArt } from '../../features/matches/MapArt';
+import { bannedBy, canBan, canPick, isCaptainOnTurn, TEAM_SIZE } from '../../features/matches/permissions';
+import { UserAvatar } from '../../ui/UserAvatar';
+import { TEAM_COLOURS } from './MatchHeader';
+
+function PlayerRow({ player, captain, me }: { player: MatchPlayer; captain: boolean; me: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1.25,
+        p: 1,
+        borderRadius: 2,
+        bgcolor: me ? 'rgba(255,122,24,0.12)' : 'rgba(255,255,255,0.04)',
+        minHeight: 52,
+      }}
+    >
+      <UserAvatar user={player} size={34} />
+      <Box sx={{ minWidth: 0, flex: 1 }}>
+        <Typography noWrap sx={{ fontWeight: 700 }}>
+          {player.name}
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          {player.elo} Elo{captain ? ` · ${t('match.captain')}` : ''}
+        </Typography>
+      </Box>
+    </Box>
+  );
+}
+
+function EmptySlot() {
+  const { t } = useTranslation();
+  return (
+    <Box
+      sx={{
+        minHeight: 52,
+        borderRadius: 2,
+        border: '1px dashed',
+        borderColor: 'divider',
+        display: 'grid',
+        placeItems: 'center',
+        color: 'text.disabled',
+        fontSize: '0.85rem',
+      }}
+    >
+      {t('match.emptySlot')}
+    </Box>
+  );
+}
+
+export function TeamColumn({ state, team, myId }: { state: MatchState; team: TeamKey; myId: string | null }) {
+  const { t } = useTranslation();
+  const players = state[team].players;
+  return (
+    <Box data-testid={`team-${team}`} sx={{ flex: 1, minWidth: 0 }}>
+      <Typography
+        sx={{
+          fontWeight: 800,
+          mb: 1,
+          color: TEAM_COLOURS[team],
+          textTransform: 'uppercase',
+          letterSpacing: '0.08em',
+          fontSize: '0.8rem',
+        }}
+      >
+        {t(`match.${team}`)} · {state[team].name}
+      </Typography>
+      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.75 }}>
+        {players.map((p) => (
+          <PlayerRow key={p._id} player={p} captain={p._id === state[team].captain._id} me={p._id === myId} />
+        ))}
+        {Array.from({ length: Math.max(0, TEAM_SIZE - players.length) }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: empty slots have no identity
+          <EmptySlot key={i} />
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+/** The turn line: "Your turn" for the captain on turn, "<captain> is picking/banning" for everybody else. */
+export function TurnBanner({ state, myId }: { state: MatchState; myId: string | null }) {
+  const { t } = useTranslation();
+  if (!state.turn) return null;
+  const mine = isCaptainOnTurn(state, myId);
+  const captain = state[state.turn].captain.name;
+  const key = state.status === 'playerveto' ? 'pick' : 'ban';
+  return (
+    <Box
+      role="status"
+      data-testid="turn-banner"
+      sx={{
+        p: 1.5,
+        mb: 2,
+        borderRadius: 2,
+        textAlign: 'center',
+        fontWeight: 800,
+        border: '1px solid',
+        borderColor: mine ? 'primary.main' : 'divider',
+        bgcolor: mine ? 'rgba(255,122,24,0.15)' : 'rgba(255,255,255,0.03)',
+        color: mine ? 'primary.main' : 'text.primary',
+        animation: mine ? 'op-pulse 1.6s ease-in-out infinite' : 'none',
+        '@keyframes op-pulse': { '50%': { boxShadow: '0 0 0 4px rgba(255,122,24,0.15)' } },
+      }}
+    >
+      {mine ? t(`match.turn.your_${key}`) : t(`match.turn.other_${key}`, { name: captain })}
+    </Box>
+  );
+}
+
+export function PickPool({
+  state,
+  myId,
+  onPick,
+}: {
+  state: MatchState;
+  myId: string | null;
+  onPick: (id: string) => void;
+}) {
+  const { t } = useTranslation();
+  const active = canPick(state, myId);
+  return (
+    <Box>
+      <Typography variant="h3" sx={{ fontSize: '1rem', fontWeight: 800, mb: 1 }}>
+        {t('match.pool', { count: state.pool.length })}
+      </Typography>
+      <Box
+        data-testid="pick-pool"
+        sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, 1fr)' }, gap: 1 }}
+      >
+        {state.pool.map((p) => (
+          <ButtonBase
+            key={p._id}
+            disabled={!active}
+            onClick={() => onPick(p._id)}
+            aria-label={active ? t('match.pickPlayer', { name: p.name }) : p.name}
+            data-testid="pool-player"
+            sx={{
+              display: 'flex',
+              flexDirection: 'column',
+              alignItems: 'center',
+              gap: 0.75,
+              p: 1.5,
+              borderRadius: 2,
+              border: '1px solid',
+              borderColor: active ? 'primary.main' : 'divider',
+              bgcolor: 'rgba(255,255,255,0.03)',
+              transition: 'transform 120ms, background 120ms',
+              '&:hover': active ? { bgcolor: 'rgba(255,122,24,0.14)', transform: 'translateY(-2px)' } : {},
+              '&.Mui-disabled': { opacity: 0.85 },
+            }}
+          >
+            <UserAvatar user={p} size={44} />
+            <Typography noWrap sx={{ fontWeight: 700, maxWidth: '100%' }}>
+              {p.name}
+            </Typography>
+            <Typography variant="caption" color="text.secondary">
+              {p.elo} Elo
+            </Typography>
+          </ButtonBase>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+export function MapVeto({
+  state,
+  myId,
+  onBan,
+}: {
+  state: MatchState;
+  myId: string | null;
+  onBan: (key: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      data-testid="map-veto"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)', lg: 'repeat(4, 1fr)' },
+        gap: 1.5,
+      }}
+    >
+      {state.mapVeto.pool.map((m) => {
+        const by = bannedBy(state, m.key);
+        const chosen = state.map?.key === m.key;
+        const active = canBan(state, myId, m.key);
+        return (
+          <ButtonBase
+            key={m.key}
+            disabled={!active}
+            onClick={() => onBan(m.key)}
+            data-testid={`map-${m.key}`}
+            data-banned={by ?? undefined}
+            aria-label={
+              by
+                ? t('match.bannedBy', { map: m.name, name: state[by].captain.name })
+                : active
+                  ? t('match.banMap', { map: m.name })
+                  : m.name
+            }
+            sx={{
+              position: 'relative',
+              display: 'block',
+              borderRadius: 2,
+              overflow: 'hidden',
+              border: '2px solid',
+              borderColor: chosen ? 'success.main' : active ? 'primary.main' : 'transparent',
+              transition: 'transform 120ms, filter 200ms',
+              filter: by ? 'grayscale(0.9) brightness(0.45)' : 'none',
+              '&:hover': active ? { transform: 'translateY(-2px)' } : {},
+              '&.Mui-disabled': { opacity: 1 },
+            }}
+          >
+            <MapArt mapKey={m.key} name={m.name} />
+            {by && (
+              <Box
+                sx={{
+                  position: 'absolute',
+                  inset: 0,
+                  display: 'grid',
+                  placeItems: 'center',
+                  textAlign: 'center',
+                }}
+              >
+                <Box
+                  sx={{
+                    px: 1,
+                    py: 0.25,
+                    border: '2px solid',
+                    borderColor: TEAM_COLOURS[by],
+                    color: TEAM_COLOURS[by],
+                    fontWeight: 900,
+                    fontSize: '0.75rem',
+                    letterSpacing: '0.06em',
+                    transform: 'rotate(-8deg)',
+                    bgcolor: 'rgba(0,0,0,0.55)',
+                    borderRadius: 1,
+                    maxWidth: '90%',
+                  }}
+                >
+                  {t('match.banned')}
+                  <Box
+                    component="span"
+                    sx={{
+                      display: 'block',
+                      fontSize: '0.7rem',
+                      fontWeight: 700,
+                      overflow: 'hidden',
+                      textOverflow: 'ellipsis',
+                      whiteSpace: 'nowrap',
+                    }}
+                  >
+                    {state[by].captain.name}
+                  </Box>
+                </Box>
+              </Box>
+            )}
+          </ButtonBase>
+        );
+      })}
+    </Box>
+  );
+}

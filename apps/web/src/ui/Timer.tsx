@@ -1,0 +1,37 @@
+/**
+ * Countdown timer (SPEC §2): mm:ss to a deadline, ticking every second, highlighted in the last
+ * 10 seconds. Arithmetic in ./countdown.
+ */
+import { useEffect, useState } from 'react';
+import { formatMmSs, isUrgent, secondsLeft } from './countdown';
+import { tokens } from './tokens';
+
+/** Whole seconds left until `deadline` (epoch ms), re-rendering every second; 0 without a deadline. */
+export function useSecondsLeft(deadline: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (deadline === null) return;
+    setNow(Date.now());
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [deadline]);
+  return deadline === null ? 0 : secondsLeft(deadline, now);
+}
+
+export function Timer({ deadline, size }: { deadline: number | null; size?: string }) {
+  const left = useSecondsLeft(deadline);
+  return (
+    <span
+      data-testid="timer"
+      data-urgent={isUrgent(left)}
+      style={{
+        fontSize: size,
+        fontWeight: 800,
+        fontVariantNumeric: 'tabular-nums',
+        color: isUrgent(left) ? tokens.error : undefined,
+      }}
+    >
+      {formatMmSs(left)}
+    </span>
+  );
+}

@@ -1,0 +1,15 @@
+/** Countdown arithmetic shared by every timer (SPEC §2: mm:ss, highlighted in the last 10 s, 1 s tick). */
+
+/** Whole seconds from `now` to `deadline` (never negative; rounds up so 0.2 s left still shows 0:01). */
+export function secondsLeft(deadline: number, now: number): number {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+/** `mm:ss` of a number of seconds. */
+export function formatMmSs(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** The last ten seconds are shown in red. */
+export const isUrgent = (seconds: number): boolean => seconds <= 10;
