@@ -14,6 +14,7 @@ const MatchResultDialog = lazyFeature(() =>
   import('../../features/match-result/MatchResultDialog').then((m) => m.MatchResultDialog),
 );
 const QrDialog = lazyFeature(() => import('../../features/qr/QrDialog').then((m) => m.QrDialog));
+const ChatRuntime = lazyFeature(() => import('../../features/chat/ChatRuntime').then((m) => m.ChatRuntime));
 
 export function LazyFriendsSidebar() {
   return (
@@ -30,6 +31,7 @@ export function LoggedInOverlays({ onChatRoute }: { onChatRoute: boolean }) {
       {!onChatRoute && <QueueWidget />}
       {!onChatRoute && <MatchResultDialog />}
       <QrDialog />
+      <ChatRuntime onChatRoute={onChatRoute} />
     </Suspense>
   );
 }

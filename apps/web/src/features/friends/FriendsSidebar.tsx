@@ -27,7 +27,7 @@ import { StatusLine } from '../../ui/StatusLine';
 import { tokens } from '../../ui/tokens';
 import { UserAvatar } from '../../ui/UserAvatar';
 import { eloOf } from '../../ui/UserCard';
-import { GLOBAL_CHAT_PATH, useGlobalChatUnread, useOpenDirectChat } from '../chat/social';
+import { useGlobalChatUnread, useOpenDirectChat, useOpenGlobalChat } from '../chat/social';
 import { answerFriendRequest, cancelFriendRequest, removeFriend } from './actions';
 import { filterByName, groupFriends } from './state';
 import { useFriendsStore } from './store';
@@ -79,10 +79,13 @@ function OwnCard() {
 function GlobalChatEntry() {
   const { t } = useTranslation();
   const unread = useGlobalChatUnread();
-  const go = useGo();
+  const openGlobalChat = useOpenGlobalChat();
   return (
     <ButtonBase
-      onClick={() => go(GLOBAL_CHAT_PATH)}
+      onClick={() => {
+        setFriendsOpen(false);
+        openGlobalChat();
+      }}
       sx={{
         mx: 2,
         mb: 1,

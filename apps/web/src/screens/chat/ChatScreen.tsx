@@ -1,8 +1,26 @@
-import { useTranslation } from 'react-i18next';
-import { ScreenPage } from '../../ui/ScreenPage';
-
 /** A chat room on its own page (/chat/:chatId); the layout hides the sidebars here. */
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import styles from '../../features/chat/Chat.module.css';
+import { ChatRoom } from '../../features/chat/ChatRoom';
+import { useSession } from '../../features/session/store';
+
 export function ChatScreen() {
   const { t } = useTranslation();
-  return <ScreenPage title={t('screens.chat.title')} />;
+  const { chatId = '' } = useParams();
+  const navigate = useNavigate();
+  const loggedIn = useSession((s) => s.isTokenSet);
+  const close = () => {
+    if (window.history.state?.idx > 0) navigate(-1);
+    else navigate(loggedIn ? '/home' : '/');
+  };
+  return (
+    <div className={styles.page} data-testid="chat-page">
+      {loggedIn ? (
+        <ChatRoom chatId={chatId} variant="page" onClose={close} />
+      ) : (
+        <div className={styles.centerNote}>{t('chat.loginToChat')}</div>
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,25 @@
+/**
+ * The match page's chat panel: the match's room (#match_<matchId>, players are its members), with
+ * no day headers, no close button and no auto-scroll (SPEC §2). Non-members see "not available".
+ */
+import { matchRoomAliasLocalpart } from '@openpug/shared';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../session/store';
+import styles from './Chat.module.css';
+import { ChatRoom } from './ChatRoom';
+
+export function MatchChat({ matchId }: { matchId: string }) {
+  const { t } = useTranslation();
+  const loggedIn = useSession((s) => s.isTokenSet);
+  return (
+    <div className={styles.matchPanel} data-testid="match-chat">
+      {loggedIn ? (
+        <ChatRoom chatId={matchRoomAliasLocalpart(matchId)} variant="match" />
+      ) : (
+        <div className={styles.centerNote}>{t('chat.loginToChat')}</div>
+      )}
+    </div>
+  );
+}
+
+export default MatchChat;

@@ -1,0 +1,231 @@
+/**
+ * The chat's pure rules (SPEC §2 Chat screen, §3 Chat, §4 Chat, §5 chat sending/display, §9):
+ * link cleaning, emoji-only sizing, typing texts, timeline grouping, room groups, the
+ * notifications map, desktop-notification rules and the attachment msgtype. No matrix-js-sdk
+ * here, so these stay cheap to import and easy to test.
+ */
+
+/** SPEC §9 chat constants. */
+export const CHAT = {
+  windowWidth: 400,
+  windowHeight: 360,
+  minWidth: 300,
+  minHeight: 240,
+  pageSize: 30,
+  autoLoadTopPx: 400,
+  autoScrollBottomPx: 400,
+  typingThrottleMs: 2000,
+  typingTimeoutMs: 2100,
+  readMarkerEveryMs: 10_000,
+  roomLoadRetries: 10,
+  roomLoadRetryMs: 1000,
+  notificationMaxAgeMs: 10_000,
+  notificationMaxMembers: 2,
+  zoomStep: 0.25,
+  zoomMin: 0.1,
+  zoomMax: 10,
+} as const;
+
+/** The message types the timeline displays (SPEC §5). */
+export const DISPLAYED_MSGTYPES = ['m.text', 'm.notice', 'm.image', 'm.file', 'm.audio', 'm.video'] as const;
+export type DisplayedMsgtype = (typeof DISPLAYED_MSGTYPES)[number];
+
+/** Attachment msgtype from the file's mime major type: image, audio, video, otherwise file. */
+export function msgtypeForMime(
+  mime: string | undefined | null,
+): 'm.image' | 'm.audio' | 'm.video' | 'm.file' {
+  const major = (mime ?? '').split('/')[0].toLowerCase();
+  if (major === 'image') return 'm.image';
+  if (major === 'audio') return 'm.audio';
+  if (major === 'video') return 'm.video';
+  return 'm.file';
+}
+
+/** What the timeline shows for one event. */
+export type EventDisplay =
+  | { kind: 'message'; msgtype: DisplayedMsgtype }
+  | { kind: 'unsupported-msgtype'; msgtype: string }
+  | { kind: 'deleted' }
+  | { kind: 'unsupported-event' };
+
+export function eventDisplay(type: string, content: { msgtype?: unknown } | undefined): EventDisplay {
+  if (type !== 'm.room.message') return { kind: 'unsupported-event' };
+  const msgtype = content?.msgtype;
+  if (typeof msgtype !== 'string' || msgtype === '') return { kind: 'deleted' };
+  if ((DISPLAYED_MSGTYPES as readonly string[]).includes(msgtype))
+    return { kind: 'message', msgtype: msgtype as DisplayedMsgtype };
+  return { kind: 'unsupported-msgtype', msgtype };
+}
+
+const segmenter = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter() : null;
+const EMOJI_GRAPHEME = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3)/u;
+
+/**
+ * Emoji-only sizing (SPEC §5): the number of emoji when the text is only emoji (and spaces),
+ * else 0. One emoji is shown big, more than one in the normal emoji style.
+ */
+export function emojiOnlyCount(text: string): number {
+  const compact = text.replace(/\s+/g, '');
+  if (!compact) return 0;
+  const graphemes = segmenter ? [...segmenter.segment(compact)].map((s) => s.segment) : Array.from(compact);
+  for (const g of graphemes) if (!EMOJI_GRAPHEME.test(g)) return 0;
+  return graphemes.length;
+}
+
+/** Typing indicator text as an i18n key and its parameters (SPEC §2), null when nobody types. */
+export function typingText(names: string[]): {
+  key: 'chat.typing.one' | 'chat.typing.two' | 'chat.typing.many';
+  params: Record<string, unknown>;
+} | null {
+  if (names.length === 0) return null;
+  if (names.length === 1) return { key: 'chat.typing.one', params: { name: names[0] } };
+  if (names.length === 2) return { key: 'chat.typing.two', params: { name: names[0], other: names[1] } };
+  return { key: 'chat.typing.many', params: { name: names[0], count: names.length - 1 } };
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const LINK =
+  /\[([^\]\n]+)\]\(((?:https?:\/\/|\/)[^\s)]*)\)|\b((?:https?:\/\/|www\.)[^\s<>"]+[^\s<>".,;:!?'")\]])/gi;
+
+/**
+ * Display cleaning of a text message (SPEC §5 Text links), returning HTML: lines starting with a
+ * quote marker are removed (reply fallbacks), angle brackets (and &, ") are escaped, bare http(s)
+ * and www addresses become links opening in a new tab (http:// added when there is no scheme),
+ * and markdown links with a relative or http(s) target become links too.
+ */
+export function cleanMessageHtml(text: string): string {
+  const kept = text
+    .split('\n')
+    .filter((line) => !line.startsWith('>'))
+    .join('\n')
+    .replace(/^\n+/, '');
+  return escapeHtml(kept).replace(LINK, (whole, label: string, target: string, bare: string) => {
+    if (bare) {
+      const href = /^https?:\/\//i.test(bare) ? bare : `http://${bare}`;
+      return `<a href="${href}" target="_blank" rel="noopener noreferrer">${bare}</a>`;
+    }
+    if (target) {
+      const external = /^https?:\/\//i.test(target);
+      return external
+        ? `<a href="${target}" target="_blank" rel="noopener noreferrer">${label}</a>`
+        : `<a href="${target}">${label}</a>`;
+    }
+    return whole;
+  });
+}
+
+/** An event as the grouping needs it. */
+export interface GroupableEvent {
+  id: string;
+  sender: string;
+  ts: number;
+  type: string;
+}
+
+export interface SenderGroup<E extends GroupableEvent> {
+  sender: string;
+  ts: number;
+  events: E[];
+}
+export interface DayGroup<E extends GroupableEvent> {
+  /** Local date YYYY-MM-DD of the first event. */
+  day: string;
+  ts: number;
+  groups: SenderGroup<E>[];
+}
+
+const localDay = (ts: number) => {
+  const d = new Date(ts);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+/**
+ * Groups a timeline by local day, then by consecutive sender (SPEC §2). A sender group is kept
+ * only if it contains a room message (SPEC §5), and a day only if one of its groups is kept.
+ */
+export function groupTimeline<E extends GroupableEvent>(events: E[]): DayGroup<E>[] {
+  const days: DayGroup<E>[] = [];
+  for (const event of events) {
+    const day = localDay(event.ts);
+    let current = days[days.length - 1];
+    if (!current || current.day !== day) {
+      current = { day, ts: event.ts, groups: [] };
+      days.push(current);
+    }
+    const last = current.groups[current.groups.length - 1];
+    if (last && last.sender === event.sender) last.events.push(event);
+    else current.groups.push({ sender: event.sender, ts: event.ts, events: [event] });
+  }
+  return days
+    .map((d) => ({ ...d, groups: d.groups.filter((g) => g.events.some((e) => e.type === 'm.room.message')) }))
+    .filter((d) => d.groups.length > 0);
+}
+
+export interface RoomSummary {
+  roomId: string;
+  name: string;
+  lastActive: number;
+  tags: string[];
+  unread: number;
+}
+
+/** Rooms grouped into all, favourite, lowPriority and other, each newest activity first (SPEC §3). */
+export function groupRooms<R extends RoomSummary>(
+  rooms: R[],
+): { all: R[]; favourite: R[]; lowPriority: R[]; other: R[] } {
+  const all = [...rooms].sort((a, b) => b.lastActive - a.lastActive);
+  const favourite = all.filter((r) => r.tags.includes('m.favourite'));
+  const lowPriority = all.filter((r) => r.tags.includes('m.lowpriority'));
+  const other = all.filter((r) => !r.tags.includes('m.favourite') && !r.tags.includes('m.lowpriority'));
+  return { all, favourite, lowPriority, other };
+}
+
+/** Room name → total unread count, only rooms above 0 (SPEC §4). */
+export function notificationsMap(rooms: Pick<RoomSummary, 'name' | 'unread'>[]): Record<string, number> {
+  const map: Record<string, number> = {};
+  for (const r of rooms) if (r.unread > 0) map[r.name] = r.unread;
+  return map;
+}
+
+/**
+ * SPEC §9: a desktop notification is ignored if the event is older than 10 s, in the currently
+ * open room, or in a room with more than 2 members. A sound plays only for text messages.
+ */
+export function notificationFor(input: {
+  now: number;
+  eventTs: number;
+  roomId: string;
+  openRoomId: string | null;
+  memberCount: number;
+  msgtype: string | undefined;
+}): { show: boolean; sound: boolean } {
+  const show =
+    input.now - input.eventTs <= CHAT.notificationMaxAgeMs &&
+    input.roomId !== input.openRoomId &&
+    input.memberCount <= CHAT.notificationMaxMembers;
+  return { show, sound: show && input.msgtype === 'm.text' };
+}
+
+/** Zoom of the image viewer after a step (SPEC §2: step 0.25, 0.1–10). */
+export function zoomBy(zoom: number, direction: 1 | -1): number {
+  const next = Math.round((zoom + direction * CHAT.zoomStep) * 100) / 100;
+  return Math.min(CHAT.zoomMax, Math.max(CHAT.zoomMin, next));
+}
+
+/** The chat id of a direct chat is the alias local part: two product user ids sorted and joined. */
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const DIRECT = new RegExp(`^(${UUID})_(${UUID})$`, 'i');
+export function directPeers(chatId: string): [string, string] | null {
+  const m = DIRECT.exec(chatId);
+  return m ? [m[1], m[2]] : null;
+}
+
+/** Countdown text mm:ss of the absolute distance to a date (SPEC §2 timer). */
+export function countdownText(target: number, now: number): string {
+  const total = Math.floor(Math.abs(target - now) / 1000);
+  const mm = Math.floor(total / 60);
+  const ss = total % 60;
+  return `${String(mm).padStart(2, '0')}:${String(ss).padStart(2, '0')}`;
+}
