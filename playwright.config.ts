@@ -40,6 +40,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { E2E_PORT: String(port) },
+    // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
+    env: { E2E_PORT: String(port), SIM_ROUND_MS: '300' },
   },
 });
