@@ -160,12 +160,13 @@ export function MapArt({
       <rect y="74" width="160" height="16" fill={s.ground} />
       {showName && (
         <text
-          x="8"
-          y="86"
+          x="80"
+          y="86.5"
+          textAnchor="middle"
           fill={s.accent}
           fontFamily="system-ui, sans-serif"
           fontWeight="800"
-          fontSize="10"
+          fontSize="11"
           letterSpacing="1"
         >
           {name.toUpperCase()}

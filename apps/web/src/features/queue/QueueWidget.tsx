@@ -79,7 +79,7 @@ export function QueueWidget() {
             zIndex: 1050,
             bottom: { xs: 12, md: 20 },
             left: { xs: 12, md: 'calc(var(--op-navigation-width) + 20px)' },
-            right: { xs: 12, sm: 'auto' },
+            right: { xs: 84, sm: 'auto' },
             display: 'flex',
             alignItems: 'center',
             gap: 1.5,

@@ -15,14 +15,15 @@ function PlayerRow({ player, captain, me }: { player: MatchPlayer; captain: bool
       sx={{
         display: 'flex',
         alignItems: 'center',
-        gap: 1.25,
-        p: 1,
+        gap: { xs: 0.75, sm: 1.25 },
+        p: { xs: 0.75, sm: 1 },
+        minWidth: 0,
         borderRadius: 2,
         bgcolor: me ? 'rgba(255,122,24,0.12)' : 'rgba(255,255,255,0.04)',
         minHeight: 52,
       }}
     >
-      <UserAvatar user={player} size={34} />
+      <UserAvatar user={player} size={30} />
       <Box sx={{ minWidth: 0, flex: 1 }}>
         <Typography noWrap sx={{ fontWeight: 700 }}>
           {player.name}
@@ -67,10 +68,13 @@ export function TeamColumn({ state, team, myId }: { state: MatchState; team: Tea
           color: TEAM_COLOURS[team],
           textTransform: 'uppercase',
           letterSpacing: '0.08em',
+          whiteSpace: 'nowrap',
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
           fontSize: '0.8rem',
         }}
       >
-        {t(`match.${team}`)} · {state[team].name}
+        {state[team].name}
       </Typography>
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.75 }}>
         {players.map((p) => (
@@ -133,7 +137,11 @@ export function PickPool({
       </Typography>
       <Box
         data-testid="pick-pool"
-        sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, 1fr)' }, gap: 1 }}
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(4, minmax(0, 1fr))' },
+          gap: 1,
+        }}
       >
         {state.pool.map((p) => (
           <ButtonBase
@@ -148,6 +156,7 @@ export function PickPool({
               alignItems: 'center',
               gap: 0.75,
               p: 1.5,
+              minWidth: 0,
               borderRadius: 2,
               border: '1px solid',
               borderColor: active ? 'primary.main' : 'divider',
@@ -186,7 +195,11 @@ export function MapVeto({
       data-testid="map-veto"
       sx={{
         display: 'grid',
-        gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)', lg: 'repeat(4, 1fr)' },
+        gridTemplateColumns: {
+          xs: 'repeat(2, minmax(0, 1fr))',
+          sm: 'repeat(3, minmax(0, 1fr))',
+          lg: 'repeat(4, minmax(0, 1fr))',
+        },
         gap: 1.5,
       }}
     >

@@ -24,12 +24,12 @@ function Captain({
     <Box
       sx={{
         display: 'flex',
-        flexDirection: align === 'left' ? 'row' : 'row-reverse',
+        flexDirection: { xs: 'column', sm: align === 'left' ? 'row' : 'row-reverse' },
         alignItems: 'center',
-        gap: { xs: 1, sm: 1.5 },
+        gap: { xs: 0.5, sm: 1.5 },
         minWidth: 0,
         flex: 1,
-        textAlign: align,
+        textAlign: { xs: 'center', sm: align },
       }}
       data-testid={`captain-${team}`}
     >
@@ -45,10 +45,15 @@ function Captain({
       >
         <UserAvatar user={player} size={52} />
       </Box>
-      <Box sx={{ minWidth: 0 }}>
+      <Box sx={{ minWidth: 0, width: { xs: '100%', sm: 'auto' } }}>
         <Typography
           variant="caption"
-          sx={{ color: TEAM_COLOURS[team], fontWeight: 800, letterSpacing: '0.08em' }}
+          sx={{
+            display: { xs: 'none', sm: 'block' },
+            color: TEAM_COLOURS[team],
+            fontWeight: 800,
+            letterSpacing: '0.08em',
+          }}
         >
           {t('match.captain')} · {t(`match.${team}`)}
         </Typography>

@@ -112,7 +112,7 @@ function Room({ matchId }: { matchId: string }) {
         sx={{
           display: 'grid',
           gap: 2,
-          gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) 340px' },
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', xl: 'minmax(0, 1fr) 340px' },
           alignItems: 'start',
         }}
       >
@@ -143,7 +143,14 @@ function Room({ matchId }: { matchId: string }) {
                 </Panel>
               )}
               {live && (
-                <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+                <Box
+                  sx={{
+                    display: 'grid',
+                    gap: 2,
+                    alignItems: 'start',
+                    gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+                  }}
+                >
                   <MapPanel state={state} />
                   {state.status === 'active' && (
                     <Panel title={participant ? t('match.yourServer') : t('match.watch')}>
@@ -152,12 +159,6 @@ function Room({ matchId }: { matchId: string }) {
                   )}
                 </Box>
               )}
-              <Panel>
-                <Box sx={{ display: 'flex', gap: 2, flexDirection: { xs: 'column', sm: 'row' } }}>
-                  <TeamColumn state={state} team="teamOne" myId={myId} />
-                  <TeamColumn state={state} team="teamTwo" myId={myId} />
-                </Box>
-              </Panel>
               {state.status === 'playerveto' && (
                 <Panel>
                   <PickPool
@@ -167,12 +168,18 @@ function Room({ matchId }: { matchId: string }) {
                   />
                 </Panel>
               )}
+              <Panel>
+                <Box sx={{ display: 'flex', gap: { xs: 1, sm: 2 } }}>
+                  <TeamColumn state={state} team="teamOne" myId={myId} />
+                  <TeamColumn state={state} team="teamTwo" myId={myId} />
+                </Box>
+              </Panel>
             </>
           )}
         </Box>
         <Box sx={{ minWidth: 0 }}>
           <Panel title={t('match.chat')}>
-            <Box sx={{ height: { xs: 360, lg: 480 }, display: 'flex', flexDirection: 'column' }}>
+            <Box sx={{ height: { xs: 420, xl: 520 }, display: 'flex', flexDirection: 'column' }}>
               <Suspense fallback={<CircularProgress size={20} />}>
                 <MatchChat matchId={matchId} />
               </Suspense>
