@@ -63,7 +63,9 @@ test('two friends chat directly and in the global room', async ({ browser, reque
   await expect(bw.getByTestId('chat-typing')).toHaveText('');
 
   // An image from the authenticated media API displays on both sides.
-  await aw.getByTestId('chat-file-input').setInputFiles({ name: 'map.png', mimeType: 'image/png', buffer: TINY_PNG });
+  await aw
+    .getByTestId('chat-file-input')
+    .setInputFiles({ name: 'map.png', mimeType: 'image/png', buffer: TINY_PNG });
   await expect(aw.getByTestId('chat-attachment')).toContainText('map.png');
   await aw.getByTestId('chat-send').click();
   const image = bw.getByTestId('chat-image');
@@ -99,7 +101,10 @@ test('two friends chat directly and in the global room', async ({ browser, reque
   // The global room: A posts, B sees the unread count on the global chat entry, opens and answers.
   await aw.getByTestId('chat-close').click();
   await bw.getByTestId('chat-close').click();
-  await a.page.getByTestId('friends-sidebar').getByRole('button', { name: /Global chat/ }).click();
+  await a.page
+    .getByTestId('friends-sidebar')
+    .getByRole('button', { name: /Global chat/ })
+    .click();
   await expect(aw.getByTestId('chat-room-name')).not.toHaveText('');
   const globalLine = `gl hf from ${ann.name}`;
   await aw.getByTestId('chat-input').fill(globalLine);
@@ -117,7 +122,9 @@ test('two friends chat directly and in the global room', async ({ browser, reque
 
   // The chat route shows the same room alone, without the sidebars.
   await b.page.goto('/chat/global');
-  await expect(b.page.getByTestId('chat-page').getByTestId('chat-message').filter({ hasText: globalLine })).toBeVisible();
+  await expect(
+    b.page.getByTestId('chat-page').getByTestId('chat-message').filter({ hasText: globalLine }),
+  ).toBeVisible();
   await expect(b.page.getByTestId('friends-sidebar')).toHaveCount(0);
 
   await a.context.close();
