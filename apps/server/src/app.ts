@@ -16,9 +16,11 @@ import { EventBus } from './events';
 import { homeserverModule } from './homeserver';
 import { installErrorHandling } from './lib/errors';
 import { accountsRoutes } from './modules/accounts/routes';
+import { adminModule } from './modules/admin/routes';
 import { installAuthGuard } from './modules/auth/guard';
 import { chatModule } from './modules/chat/routes';
 import { devRoutes } from './modules/dev/routes';
+import { dropsModule } from './modules/drops/routes';
 import { friendsRoutes } from './modules/friends/routes';
 import { gameserversModule } from './modules/gameservers/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -26,6 +28,7 @@ import { createMailer } from './modules/mail/mailer';
 import { matchesModule } from './modules/matches/routes';
 import { presenceRoutes } from './modules/presence/routes';
 import { queueModule } from './modules/queue/routes';
+import { rankingModule } from './modules/ranking/routes';
 import { steamRoutes } from './modules/steam/routes';
 import { usersRoutes } from './modules/users/routes';
 import { createVoiceServer, voiceModule } from './modules/voice';
@@ -105,6 +108,9 @@ export async function buildApp(
     gameserversModule,
     homeserverModule,
     chatModule,
+    rankingModule,
+    dropsModule,
+    adminModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

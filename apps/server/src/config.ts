@@ -49,6 +49,11 @@ const envSchema = z.object({
   ELO_LOSS: z.coerce.number().int().min(0).default(10),
   /** Comma-separated map keys for the veto; unset → the active maps of the stored map pool. */
   MATCH_MAP_POOL: z.string().optional(),
+  /** Drop engine defaults until an admin changes them: on/off and the time between two rolls. */
+  DROPS_ENABLED: bool.default(true),
+  DROP_INTERVAL_MS: ms.default(600_000),
+  /** Chance of the first roll after a drop; each roll without a drop adds it again (capped at 1). */
+  DROP_BASE_CHANCE: z.coerce.number().min(0).max(1).default(0.2),
   /** How often each instance looks for persisted deadlines armed elsewhere (ms). */
   JOBS_POLL_MS: ms.default(1_000),
   /** Game-server provider: the embedded simulator (default). */

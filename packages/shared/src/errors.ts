@@ -47,6 +47,8 @@ export const ERROR_TEXTS = {
     INVALID_PICK: 'This player cannot be picked',
     MAP_ALREADY_BANNED: 'This map is already banned',
     INVALID_MAP: 'This map is not in the map pool',
+    // Competition (issue 7).
+    LAST_ADMIN: 'The last admin cannot give up the admin role',
     // Friends (social).
     CANNOT_ADD_YOURSELF: 'You cannot send a friend request to yourself',
     ALREADY_FRIENDS: 'You are already friends',
@@ -96,6 +98,8 @@ export const ERROR_TEXTS = {
     INVALID_PICK: 'Dieser Spieler kann nicht gewählt werden',
     MAP_ALREADY_BANNED: 'Diese Map ist bereits gebannt',
     INVALID_MAP: 'Diese Map ist nicht im Map-Pool',
+    // Competition (issue 7).
+    LAST_ADMIN: 'Der letzte Admin kann die Admin-Rolle nicht abgeben',
     CANNOT_ADD_YOURSELF: 'Du kannst dir nicht selbst eine Freundschaftsanfrage senden',
     ALREADY_FRIENDS: 'Ihr seid bereits befreundet',
     FRIEND_REQUEST_ALREADY_EXISTS: 'Zwischen euch besteht bereits eine Freundschaftsanfrage',

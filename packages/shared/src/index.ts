@@ -9,3 +9,4 @@ export * from './match';
 export * from './accounts';
 export * from './social';
 export * from './chat';
+export * from './competition';

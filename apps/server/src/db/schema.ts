@@ -12,3 +12,5 @@ export * from '../modules/mail/schema';
 export * from '../modules/matches/schema';
 export * from '../modules/presence/schema';
 export * from '../modules/queue/schema';
+export * from '../modules/drops/schema';
+export * from '../modules/ranking/schema';

@@ -1,0 +1,48 @@
+/**
+ * Admin area calls beyond drops: PATCH /api/users/:id/role {role}. ADMIN only (403 UNAUTHORIZED
+ * for a USER); the last admin cannot demote themselves (409 LAST_ADMIN). The users list is the
+ * users module's GET /api/users (admins get e-mail, role and verified).
+ */
+import { directoryUserSchema, idParamsSchema, isId, roleChangeSchema } from '@openpug/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { findUserById, findUserIdsByRole, updateUser } from '../accounts/service';
+import { requireAdmin } from '../auth/guard';
+
+export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.patch(
+      '/api/users/:id/role',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['admin'],
+          summary: "Admin: change a user's role",
+          security: [{ bearer: [] }],
+          params: idParamsSchema,
+          body: roleChangeSchema,
+          response: {
+            200: directoryUserSchema
+              .pick({ _id: true, role: true })
+              .extend({ msg: z.literal('SAVED_SUCCESSFULLY') }),
+          },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        if (!isId(id)) throw badRequest('ID_MALFORMED');
+        const target = await findUserById(ctx.db, id);
+        if (!target) throw notFound();
+        const { role } = request.body;
+        if (target.role === 'ADMIN' && role === 'USER') {
+          const admins = await findUserIdsByRole(ctx.db, 'ADMIN');
+          if (admins.length <= 1) throw conflict('LAST_ADMIN');
+        }
+        await updateUser(ctx, id, { role });
+        return { _id: id, role, msg: 'SAVED_SUCCESSFULLY' as const };
+      },
+    );
+  };
+}

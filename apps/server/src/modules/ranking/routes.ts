@@ -1,0 +1,105 @@
+/**
+ * Competition reads (no login needed): GET /api/users/ranking (leaderboard), GET
+ * /api/users/:id/stats, GET /api/users/:id/highlights, GET /api/seasons/:id (dates, standings,
+ * prizes = the drop catalogue). Seeds season1 on start.
+ */
+import {
+  competitionStatsSchema,
+  dropItemSchema,
+  highlightsSchema,
+  idParamsSchema,
+  isId,
+  rankingPageSchema,
+  rankingQuerySchema,
+  seasonSchema,
+  seasonStandingSchema,
+} from '@openpug/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { badRequest, notFound } from '../../lib/errors';
+import { findUserById } from '../accounts/service';
+import { allCatalogue } from '../drops/service';
+import { findSeason, highlights, playerStats, ranking, seedSeasons, standings } from './service';
+
+function checkId(id: string): string {
+  if (!isId(id)) throw badRequest('ID_MALFORMED');
+  return id;
+}
+
+export function rankingModule(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onReady', () => seedSeasons(ctx));
+
+    app.get(
+      '/api/users/ranking',
+      {
+        schema: {
+          tags: ['ranking'],
+          summary:
+            'Leaderboard: paged; default by rank (Elo desc); sort rank|elo|name|wins|losses|winRate; filter = name',
+          querystring: rankingQuerySchema,
+          response: { 200: rankingPageSchema },
+        },
+      },
+      (request) => ranking(ctx, request.query),
+    );
+
+    app.get(
+      '/api/users/:id/stats',
+      {
+        schema: {
+          tags: ['ranking'],
+          summary: "A player's stats: Elo history, matches, win rate, K/D, ADR, HS rate, last five",
+          params: idParamsSchema,
+          response: { 200: competitionStatsSchema },
+        },
+      },
+      async (request) => {
+        const stats = await playerStats(ctx, checkId(request.params.id));
+        if (!stats) throw notFound();
+        return stats;
+      },
+    );
+
+    app.get(
+      '/api/users/:id/highlights',
+      {
+        schema: {
+          tags: ['ranking'],
+          summary: "A player's notable rounds (ace, 4k, clutch), newest first, each with its match",
+          params: idParamsSchema,
+          response: { 200: highlightsSchema },
+        },
+      },
+      async (request) => {
+        const id = checkId(request.params.id);
+        if (!(await findUserById(ctx.db, id))) throw notFound();
+        return { docs: await highlights(ctx, id) };
+      },
+    );
+
+    app.get(
+      '/api/seasons/:id',
+      {
+        schema: {
+          tags: ['ranking'],
+          summary: 'A season: dates, standings (Elo gained inside the window; frozen after the end), prizes',
+          params: idParamsSchema,
+          response: {
+            200: z.object({
+              season: seasonSchema,
+              standings: z.array(seasonStandingSchema),
+              prizes: z.array(dropItemSchema),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const season = await findSeason(ctx, request.params.id);
+        if (!season) throw notFound();
+        return { season, standings: await standings(ctx, season._id), prizes: await allCatalogue(ctx) };
+      },
+    );
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * Leaderboard, player stats, highlights and seasons — all computed from the stored matches
+ * (match_players: Elo before/after, kills/deaths/assists/damage/headshots; match_rounds: per-round
+ * per-player numbers). Only finished matches count.
+ *
+ * Leaderboard rank = position in the order Elo descending, older account first, then id, so ties
+ * get distinct, stable positions whatever the page, sort or filter. (The users module's card rank
+ * is 1 + number of players with a higher Elo, so tied players share it there.)
+ */
+import type {
+  CompetitionStats,
+  EloPoint,
+  Highlight,
+  RankingPage,
+  RankingQuery,
+  RankingRow,
+  Season,
+  SeasonStanding,
+} from '@openpug/shared';
+import { ELO_DEFAULT } from '@openpug/shared';
+import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { users } from '../accounts/schema';
+import { findUserById } from '../accounts/service';
+import { matches, matchPlayers, matchRounds } from '../matches/schema';
+import { recentResults } from '../matches/stats';
+import { seasons } from './schema';
+
+// --- Leaderboard (read-only query over users + finished matches) ---
+
+export async function ranking(ctx: AppContext, q: RankingQuery): Promise<RankingPage> {
+  const needle = q.filter?.trim();
+  const like = needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const sort = q.sort ?? 'rank';
+  const order = q.order ?? (sort === 'rank' || sort === 'name' || sort === 'losses' ? 1 : -1);
+  const dir = order === -1 ? sql`DESC` : sql`ASC`;
+  const sortColumn = {
+    rank: sql`rank`,
+    elo: sql`elo`,
+    name: sql`lower(coalesce(name, ''))`,
+    wins: sql`wins`,
+    losses: sql`losses`,
+    winRate: sql`win_rate`,
+  }[sort];
+  const base = sql`
+    WITH results AS (
+      SELECT mp.user_id,
+        count(*) FILTER (WHERE m.winner = mp.team)::int AS wins,
+        count(*) FILTER (WHERE m.winner IS DISTINCT FROM mp.team)::int AS losses
+      FROM ${matchPlayers} mp JOIN ${matches} m ON m.id = mp.match_id
+      WHERE m.status = 'finished'
+      GROUP BY mp.user_id
+    ), ranked AS (
+      SELECT u.id, u.name, u.avatar, u.banner, u.elo,
+        row_number() OVER (ORDER BY u.elo DESC, u.created_at ASC, u.id ASC)::int AS rank,
+        coalesce(r.wins, 0) AS wins, coalesce(r.losses, 0) AS losses,
+        CASE WHEN coalesce(r.wins, 0) + coalesce(r.losses, 0) = 0 THEN 0
+          ELSE r.wins::float8 / (r.wins + r.losses) END AS win_rate
+      FROM ${users} u LEFT JOIN results r ON r.user_id = u.id
+    )`;
+  const where = like ? sql`WHERE name ILIKE ${like}` : sql``;
+  const rows = await ctx.db.execute<{
+    id: string;
+    name: string | null;
+    avatar: string | null;
+    banner: string;
+    elo: number;
+    rank: number;
+    wins: number;
+    losses: number;
+    win_rate: number;
+  }>(
+    sql`${base} SELECT * FROM ranked ${where} ORDER BY ${sortColumn} ${dir}, rank ASC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
+  );
+  const totals = await ctx.db.execute<{ total: number }>(
+    sql`${base} SELECT count(*)::int AS total FROM ranked ${where}`,
+  );
+  type Row = {
+    id: string;
+    name: string | null;
+    avatar: string | null;
+    banner: string;
+    elo: number;
+    rank: number;
+    wins: number;
+    losses: number;
+    win_rate: number;
+  };
+  const docs: RankingRow[] = rowsOf<Row>(rows).map((r) => ({
+    _id: r.id,
+    rank: Number(r.rank),
+    name: r.name,
+    avatar: r.avatar,
+    banner: r.banner,
+    stats: { elo: Number(r.elo ?? ELO_DEFAULT) },
+    wins: Number(r.wins),
+    losses: Number(r.losses),
+    winRate: Number(r.win_rate),
+  }));
+  return { docs, totalDocs: Number(rowsOf<{ total: number }>(totals)[0]?.total ?? 0) };
+}
+
+/** PGlite returns {rows}, node-postgres a result with rows too; drizzle's execute differs by driver. */
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+// --- Player stats ---
+
+export async function playerStats(ctx: AppContext, userId: string): Promise<CompetitionStats | null> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) return null;
+  const rows = await ctx.db
+    .select({
+      matchId: matches.id,
+      finishedAt: matches.finishedAt,
+      team: matchPlayers.team,
+      winner: matches.winner,
+      scoreOne: matches.scoreOne,
+      scoreTwo: matches.scoreTwo,
+      eloBefore: matchPlayers.eloBefore,
+      eloAfter: matchPlayers.eloAfter,
+      kills: matchPlayers.kills,
+      deaths: matchPlayers.deaths,
+      assists: matchPlayers.assists,
+      damage: matchPlayers.damage,
+      headshots: matchPlayers.headshots,
+    })
+    .from(matchPlayers)
+    .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+    .where(and(eq(matchPlayers.userId, userId), eq(matches.status, 'finished')))
+    .orderBy(asc(matches.finishedAt), asc(matches.id));
+  let wins = 0;
+  let kills = 0;
+  let deaths = 0;
+  let assists = 0;
+  let damage = 0;
+  let headshots = 0;
+  let rounds = 0;
+  const eloHistory: EloPoint[] = [];
+  for (const r of rows) {
+    if (r.winner !== null && r.winner === r.team) wins++;
+    kills += r.kills;
+    deaths += r.deaths;
+    assists += r.assists;
+    damage += r.damage;
+    headshots += r.headshots;
+    rounds += r.scoreOne + r.scoreTwo;
+    const at = new Date(r.finishedAt ?? 0).toISOString();
+    if (eloHistory.length === 0 && r.eloBefore !== null)
+      eloHistory.push({ matchId: r.matchId, at, elo: r.eloBefore });
+    if (r.eloAfter !== null) eloHistory.push({ matchId: r.matchId, at, elo: r.eloAfter });
+  }
+  const round2 = (n: number) => Math.round(n * 100) / 100;
+  return {
+    userId,
+    elo: user.elo,
+    matches: rows.length,
+    wins,
+    losses: rows.length - wins,
+    winRate: rows.length ? round2(wins / rows.length) : 0,
+    kills,
+    deaths,
+    assists,
+    kd: round2(deaths ? kills / deaths : kills),
+    rounds,
+    adr: rounds ? Math.round((damage / rounds) * 10) / 10 : 0,
+    hsRate: kills ? round2(headshots / kills) : 0,
+    lastResults: await recentResults(ctx, userId),
+    eloHistory,
+  };
+}
+
+// --- Highlights ---
+
+/**
+ * Notable rounds of a player, newest first: ace (5 kills), 4k, and clutches — the round was won by
+ * the player's team, the player survived and every teammate died (1vN with N ≥ the player's kills
+ * in that round; the stored numbers do not say how many opponents were alive).
+ */
+export async function highlights(ctx: AppContext, userId: string, limit = 50): Promise<Highlight[]> {
+  const rows = await ctx.db
+    .select({
+      matchId: matchRounds.matchId,
+      round: matchRounds.round,
+      winner: matchRounds.winner,
+      players: matchRounds.players,
+      at: matchRounds.createdAt,
+      mapName: matches.mapName,
+      team: matchPlayers.team,
+    })
+    .from(matchRounds)
+    .innerJoin(matches, eq(matches.id, matchRounds.matchId))
+    .innerJoin(
+      matchPlayers,
+      and(eq(matchPlayers.matchId, matchRounds.matchId), eq(matchPlayers.userId, userId)),
+    )
+    .where(sql`${matchRounds.players} @> ${JSON.stringify([{ userId }])}::jsonb`)
+    .orderBy(desc(matchRounds.createdAt), desc(matchRounds.round));
+  const teamsByMatch = new Map<string, Map<string, string | null>>();
+  const out: Highlight[] = [];
+  for (const r of rows) {
+    const me = r.players.find((p) => p.userId === userId);
+    if (!me) continue;
+    const base = {
+      matchId: r.matchId,
+      mapName: r.mapName,
+      round: r.round,
+      kills: me.kills,
+      headshots: me.headshots,
+      at: new Date(r.at).toISOString(),
+    };
+    if (me.kills >= 5) out.push({ ...base, kind: 'ace', versus: null });
+    else if (me.kills === 4) out.push({ ...base, kind: '4k', versus: null });
+    if (r.team && r.winner === r.team && me.deaths === 0 && me.kills > 0) {
+      let teams = teamsByMatch.get(r.matchId);
+      if (!teams) {
+        const ps = await ctx.db
+          .select({ userId: matchPlayers.userId, team: matchPlayers.team })
+          .from(matchPlayers)
+          .where(eq(matchPlayers.matchId, r.matchId));
+        teams = new Map(ps.map((p) => [p.userId, p.team]));
+        teamsByMatch.set(r.matchId, teams);
+      }
+      const mates = r.players.filter((p) => p.userId !== userId && teams.get(p.userId) === r.team);
+      if (mates.length > 0 && mates.every((p) => p.deaths > 0)) {
+        out.push({ ...base, kind: 'clutch', versus: Math.max(1, me.kills) });
+      }
+    }
+    if (out.length >= limit) break;
+  }
+  return out.slice(0, limit);
+}
+
+// --- Seasons ---
+
+const MONTH_MS = 30 * 86_400_000;
+
+/** Creates season1 (now → +3 months) on the first start; later starts keep it. */
+export async function seedSeasons(ctx: AppContext): Promise<void> {
+  const now = ctx.clock.now();
+  const end = new Date(now);
+  end.setUTCMonth(end.getUTCMonth() + 3);
+  await ctx.db
+    .insert(seasons)
+    .values({ id: 'season1', name: 'Season 1', startsAt: now, endsAt: end.getTime() || now + 3 * MONTH_MS })
+    .onConflictDoNothing();
+}
+
+export async function findSeason(ctx: AppContext, id: string): Promise<Season | null> {
+  const [row] = await ctx.db.select().from(seasons).where(eq(seasons.id, id));
+  if (!row) return null;
+  return {
+    _id: row.id,
+    name: row.name,
+    startsAt: new Date(row.startsAt).toISOString(),
+    endsAt: new Date(row.endsAt).toISOString(),
+    frozen: ctx.clock.now() >= row.endsAt,
+  };
+}
+
+/**
+ * Standings: Elo gained (sum of after − before) and matches played in matches that finished inside
+ * the season window — so they stop changing (freeze) once the season has ended.
+ */
+export async function standings(ctx: AppContext, id: string, limit = 100): Promise<SeasonStanding[]> {
+  const [season] = await ctx.db.select().from(seasons).where(eq(seasons.id, id));
+  if (!season) return [];
+  const gained = sql<number>`coalesce(sum(${matchPlayers.eloAfter} - ${matchPlayers.eloBefore}), 0)::int`;
+  const rows = await ctx.db
+    .select({
+      userId: matchPlayers.userId,
+      eloGained: gained,
+      matches: sql<number>`count(*)::int`,
+      name: users.name,
+      avatar: users.avatar,
+      createdAt: users.createdAt,
+    })
+    .from(matchPlayers)
+    .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+    .innerJoin(users, eq(users.id, matchPlayers.userId))
+    .where(
+      and(
+        eq(matches.status, 'finished'),
+        gte(matches.finishedAt, season.startsAt),
+        lte(matches.finishedAt, season.endsAt),
+      ),
+    )
+    .groupBy(matchPlayers.userId, users.name, users.avatar, users.createdAt)
+    .orderBy(desc(gained), desc(sql`count(*)`), asc(users.createdAt), asc(matchPlayers.userId))
+    .limit(limit);
+  return rows.map((r, i) => ({
+    position: i + 1,
+    _id: r.userId,
+    name: r.name,
+    avatar: r.avatar,
+    eloGained: Number(r.eloGained),
+    matches: Number(r.matches),
+  }));
+}
