@@ -127,6 +127,41 @@ describe.each(modes)('chat provisioning on $name', ({ name, env }) => {
   });
 });
 
+describe('match rooms follow the match status', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('players put in a match join its room; later patches change nothing', async () => {
+    const players = await Promise.all([0, 1].map(() => createTestUser(t.app)));
+    const matchId = crypto.randomUUID();
+    for (const p of players)
+      await t.app.ctx.bus.emit('status.patch', {
+        userId: p.id,
+        patch: { match: { active: true, matchId, status: 'playerveto' } },
+      });
+    await t.app.ctx.bus.emit('status.patch', {
+      userId: players[0].id,
+      patch: { match: { active: true, matchId, status: 'mapveto' } },
+    });
+    const roomId = await matchRoomOf(t.app.ctx, matchId);
+    expect(roomId).toBeTruthy();
+    for (const p of players) {
+      const s = await matrixSessionFor(t.app.ctx, p.id);
+      const rooms = await t.app.inject({
+        method: 'GET',
+        url: '/_matrix/client/v3/joined_rooms',
+        headers: { authorization: `Bearer ${s.accessToken}` },
+      });
+      expect(rooms.json().joined_rooms).toContain(roomId);
+    }
+  });
+});
+
 describe('avatar route', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -12,7 +12,7 @@ import { findUserById } from '../accounts/service';
 import { setMatrixSessionProvider } from '../accounts/session';
 import { identiconSvg } from './identicon';
 import { fetchTransport, type Transport } from './matrix-admin';
-import { matrixSessionFor, provisionUser, registerChatService } from './service';
+import { joinMatchRoom, matrixSessionFor, provisionUser, registerChatService } from './service';
 
 export const chatModule =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -53,6 +53,16 @@ export const chatModule =
       } catch (err) {
         // Login provisions again; a homeserver outage must not fail sign-up.
         app.log.warn({ err, userId }, 'matrix provisioning failed');
+      }
+    });
+    // A match's room holds its players: each joins when the matches module puts them in the match.
+    ctx.bus.on('status.patch', async ({ userId, patch }) => {
+      const match = patch.match;
+      if (!match?.active || !match.matchId) return;
+      try {
+        await joinMatchRoom(ctx, match.matchId, userId);
+      } catch (err) {
+        app.log.warn({ err, userId, matchId: match.matchId }, 'match room join failed');
       }
     });
 

@@ -292,4 +292,23 @@ export async function createMatchRoom(ctx: AppContext, matchId: string, userIds:
   return (await matchRoomOf(ctx, matchId)) ?? roomId;
 }
 
+/**
+ * Puts one player into the match's room, creating the room with the first player (idempotent):
+ * the bot invites, the player joins server-side, so the room is in the player's list at once.
+ * Called for each player when the matches module marks them as in a match.
+ */
+export async function joinMatchRoom(ctx: AppContext, matchId: string, userId: string): Promise<string> {
+  const roomId = await createMatchRoom(ctx, matchId, []);
+  const s = chat(ctx);
+  const bot = await ensureBot(ctx);
+  const player = await provisionUser(ctx, userId);
+  try {
+    await s.admin.invite(bot.accessToken, roomId, player.matrixUserId);
+  } catch {
+    // already a member (or already invited): the join below decides
+  }
+  await s.admin.join(player.accessToken, roomId);
+  return roomId;
+}
+
 export { directRoomAliasLocalpart };
