@@ -176,6 +176,7 @@ describe('drops: admin catalogue, engine, showcase and seen badge', () => {
       awarded: 0,
       msg: 'SAVED_SUCCESSFULLY',
     });
+    clock.advance(1); // the engine picks among items by index in creation order
     const crate = await t.app.inject({
       method: 'POST',
       url: '/api/drops/',
