@@ -32,20 +32,18 @@ async function seedMatch(t: TestApp, status: 'active' | 'finished', players: Tes
     pickOrder: 'ABBAABBA',
     mapPool: [],
   });
-  await t.app.ctx.db
-    .insert(matchPlayers)
-    .values(
-      players.map(
-        (p, i) =>
-          ({
-            matchId: id,
-            userId: p.id,
-            team: i % 2 ? 'teamTwo' : 'teamOne',
-            name: p.name,
-            elo: 200,
-          }) as const,
-      ),
-    );
+  await t.app.ctx.db.insert(matchPlayers).values(
+    players.map(
+      (p, i) =>
+        ({
+          matchId: id,
+          userId: p.id,
+          team: i % 2 ? 'teamTwo' : 'teamOne',
+          name: p.name,
+          elo: 200,
+        }) as const,
+    ),
+  );
   return id;
 }
 
