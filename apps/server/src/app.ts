@@ -20,18 +20,21 @@ import { adminModule } from './modules/admin/routes';
 import { installAuthGuard } from './modules/auth/guard';
 import { chatModule } from './modules/chat/routes';
 import { devRoutes } from './modules/dev/routes';
+import { discordModule } from './modules/discord/routes';
 import { dropsModule } from './modules/drops/routes';
 import { friendsRoutes } from './modules/friends/routes';
 import { gameserversModule } from './modules/gameservers/routes';
 import { healthRoutes } from './modules/health/routes';
 import { createMailer } from './modules/mail/mailer';
 import { matchesModule } from './modules/matches/routes';
+import { mobileModule } from './modules/mobile/routes';
 import { presenceRoutes } from './modules/presence/routes';
 import { queueModule } from './modules/queue/routes';
 import { rankingModule } from './modules/ranking/routes';
 import { steamRoutes } from './modules/steam/routes';
 import { usersRoutes } from './modules/users/routes';
 import { createVoiceServer, voiceModule } from './modules/voice';
+import { whatsAppModule } from './modules/whatsapp/routes';
 import { createRealtime, useRedisAdapter } from './realtime/hub';
 import { defaultWebDist, serveWeb } from './web';
 
@@ -108,6 +111,9 @@ export async function buildApp(
     gameserversModule,
     homeserverModule,
     chatModule,
+    whatsAppModule,
+    discordModule,
+    mobileModule,
     rankingModule,
     dropsModule,
     adminModule,

@@ -72,6 +72,20 @@ const envSchema = z.object({
   TEAMSPEAK_SID: z.coerce.number().int().min(1).default(1),
   TEAMSPEAK_NICKNAME: z.string().default('openpug'),
   TEAMSPEAK_KEEPALIVE_MS: ms.default(180_000),
+  /** WhatsApp Business Cloud API: with WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID set, messages go out; else the dev outbox. */
+  WHATSAPP_TOKEN: z.string().optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().optional(),
+  WHATSAPP_API_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+  /** Notification delivery (WhatsApp, Discord, push): attempts per message and the pause before a retry (ms, doubled each time). */
+  NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  NOTIFY_RETRY_MS: ms.default(2_000),
+  /** Discord: the bot (discord.js) starts when DISCORD_BOT_TOKEN is set; DISCORD_BOT_SECRET authenticates POST /api/discord/link. */
+  DISCORD_BOT_TOKEN: z.string().optional(),
+  DISCORD_BOT_SECRET: z.string().min(16).optional(),
+  /** Web Push VAPID keys; unset → generated once and kept in DATA_DIR/vapid.json. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().default('mailto:admin@openpug.local'),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -34,6 +34,10 @@ export const ERROR_TEXTS = {
     NOT_AUTHENTICATED: 'Please log in first',
     BANNER_NOT_UNLOCKED: 'This banner is not unlocked yet',
     TEAMSPEAK_ALREADY_LINKED: 'This TeamSpeak identity is already linked to another account',
+    // Reaching players (issue 8).
+    PHONE_IS_NOT_VALID: 'Enter the number in international format, e.g. +491701234567',
+    WHATSAPP_NOT_LINKED: 'Link a WhatsApp number first',
+    DISCORD_ALREADY_LINKED: 'This Discord account is already linked to another account',
     // Queue and match (issue 5).
     VOICE_NOT_LINKED: 'Link your TeamSpeak identity before queueing',
     NAME_REQUIRED: 'Choose a profile name before queueing',
@@ -86,6 +90,10 @@ export const ERROR_TEXTS = {
     NOT_AUTHENTICATED: 'Bitte melde dich zuerst an',
     BANNER_NOT_UNLOCKED: 'Dieses Banner ist noch nicht freigeschaltet',
     TEAMSPEAK_ALREADY_LINKED: 'Diese TeamSpeak-Identität ist bereits mit einem anderen Konto verknüpft',
+    // Reaching players (issue 8).
+    PHONE_IS_NOT_VALID: 'Gib die Nummer im internationalen Format ein, z. B. +491701234567',
+    WHATSAPP_NOT_LINKED: 'Verknüpfe zuerst eine WhatsApp-Nummer',
+    DISCORD_ALREADY_LINKED: 'Dieses Discord-Konto ist bereits mit einem anderen Konto verknüpft',
     VOICE_NOT_LINKED: 'Verknüpfe zuerst deine TeamSpeak-Identität',
     NAME_REQUIRED: 'Wähle zuerst einen Profilnamen',
     ALREADY_IN_QUEUE: 'Du bist bereits in der Warteschlange',

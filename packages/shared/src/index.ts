@@ -10,3 +10,4 @@ export * from './accounts';
 export * from './social';
 export * from './chat';
 export * from './competition';
+export * from './reach';

@@ -14,3 +14,6 @@ export * from '../modules/presence/schema';
 export * from '../modules/queue/schema';
 export * from '../modules/drops/schema';
 export * from '../modules/ranking/schema';
+export * from '../modules/whatsapp/schema';
+export * from '../modules/discord/schema';
+export * from '../modules/mobile/schema';

@@ -24,6 +24,15 @@ import { createMatch, findLiveMatchId } from '../matches/service';
 import { acceptPhases, queueEntries } from './schema';
 
 export const ACCEPT_JOB = 'queue.accept';
+
+declare module '../../events' {
+  interface DomainEvents {
+    /** An accept phase started (after commit). Listeners must not block: notifications run in the background. */
+    'queue.phaseStarted': { phaseId: string; playerIds: string[]; deadline: number };
+    /** All ten accepted and the match is set (after commit). */
+    'queue.matched': { phaseId: string; playerIds: string[]; matchId: string };
+  }
+}
 const QUEUE_LOCK_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316005)');
 
 async function lockQueue(tx: Db): Promise<void> {
@@ -98,6 +107,7 @@ async function formPhases(ctx: AppContext, tx: Db, after: After): Promise<void> 
     after.add(() => {
       for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY', payload);
     });
+    after.add(() => void ctx.bus.emit('queue.phaseStarted', { phaseId: id, playerIds: ids, deadline }));
   }
 }
 
@@ -204,6 +214,7 @@ export async function readyQueue(
         after.add(() => {
           for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
         });
+        after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds: ids, matchId }));
         return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
       }
       return { inQueue: true, count: await queueCount(tx) };

@@ -1,0 +1,69 @@
+/**
+ * Discord link codes: `generateDiscordCode` gives a short-lived one-time code (only its SHA-256 is
+ * stored); `redeemDiscordCode` (the bot's /link command and POST /api/discord/link) uses it up in
+ * one conditional UPDATE and sets the user's discordId.
+ */
+import { createHash, randomInt } from 'node:crypto';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { conflict, notFound } from '../../lib/errors';
+import { users } from '../accounts/schema';
+import { updateUser } from '../accounts/service';
+import { discordLinkCodes } from './schema';
+
+export const DISCORD_CODE_TTL_MS = 10 * 60_000;
+/** No 0/O/1/I/L: easy to type into Discord. */
+const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const CODE_LENGTH = 8;
+
+const hashCode = (code: string) => createHash('sha256').update(code.trim().toUpperCase()).digest('hex');
+
+export async function generateDiscordCode(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ code: string; expiresAt: number }> {
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++) code += ALPHABET[randomInt(ALPHABET.length)];
+  const now = ctx.clock.now();
+  const expiresAt = now + DISCORD_CODE_TTL_MS;
+  // A new code replaces the user's unused ones.
+  await ctx.db
+    .delete(discordLinkCodes)
+    .where(and(eq(discordLinkCodes.userId, userId), isNull(discordLinkCodes.usedAt)));
+  await ctx.db
+    .insert(discordLinkCodes)
+    .values({ codeHash: hashCode(code), userId, expiresAt: new Date(expiresAt) });
+  return { code, expiresAt };
+}
+
+/** Links `discordId` to the code's user. 404 NOT_FOUND_OR_ALREADY_USED for unknown/used/expired codes,
+ * 409 DISCORD_ALREADY_LINKED when that Discord account belongs to another user (the code stays usable). */
+export async function redeemDiscordCode(
+  ctx: AppContext,
+  code: string,
+  discordId: string,
+): Promise<{ userId: string }> {
+  const now = new Date(ctx.clock.now());
+  const valid = and(
+    eq(discordLinkCodes.codeHash, hashCode(code)),
+    isNull(discordLinkCodes.usedAt),
+    gt(discordLinkCodes.expiresAt, now),
+  );
+  const [pending] = await ctx.db.select().from(discordLinkCodes).where(valid);
+  if (!pending) throw notFound('NOT_FOUND_OR_ALREADY_USED');
+  const [taken] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.discordId, discordId), ne(users.id, pending.userId)));
+  if (taken) throw conflict('DISCORD_ALREADY_LINKED');
+  const [row] = await ctx.db.update(discordLinkCodes).set({ usedAt: now }).where(valid).returning();
+  if (!row) throw notFound('NOT_FOUND_OR_ALREADY_USED');
+  try {
+    await updateUser(ctx, row.userId, { discordId });
+  } catch (err) {
+    const e = err as { code?: string; cause?: { code?: string } };
+    if (e?.code === '23505' || e?.cause?.code === '23505') throw conflict('DISCORD_ALREADY_LINKED');
+    throw err;
+  }
+  return { userId: row.userId };
+}

@@ -1,0 +1,151 @@
+/**
+ * Mobile queue app: one-time login links (bound to the user, used once, short-lived, never the
+ * session token), push subscriptions, and Web Push signing/encryption against a local fake push
+ * service that verifies the VAPID JWT and decrypts the payload.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTestApp,
+  createTestUser,
+  manualClock,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { pushSubscriptions } from '../../db/schema';
+import { startFakePushService } from './fake-push';
+import { sendPush, vapidKeys } from './push';
+import { MOBILE_LINK_TTL_MS } from './routes';
+
+const clock = manualClock();
+let t: TestApp;
+let push: Awaited<ReturnType<typeof startFakePushService>>;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock, env: { PUBLIC_URL: 'https://pug.example' } });
+  push = await startFakePushService();
+});
+afterAll(async () => {
+  await t.close();
+  await push.close();
+});
+
+const link = async (u: TestUser) =>
+  (await t.app.inject({ method: 'POST', url: '/api/mobile/link', headers: bearer(u.token) })).json() as {
+    url: string;
+    expiresAt: number;
+  };
+const params = (url: string) => Object.fromEntries(new URL(url).searchParams) as { u: string; t: string };
+const exchange = (body: object) =>
+  t.app.inject({ method: 'POST', url: '/api/mobile/exchange', payload: body });
+
+describe('one-time mobile login links', () => {
+  it('signs the phone in once, as the user the link was made for', async () => {
+    const u = await createTestUser(t.app);
+    const { url, expiresAt } = await link(u);
+    expect(url.startsWith('https://pug.example/m?')).toBe(true);
+    expect(expiresAt).toBe(clock.now() + MOBILE_LINK_TTL_MS);
+    const p = params(url);
+    expect(p.u).toBe(u.id);
+    expect(url).not.toContain(u.token);
+
+    const res = await exchange(p);
+    expect(res.statusCode).toBe(200);
+    const session = res.json();
+    expect(session.user._id).toBe(u.id);
+    expect(session.token).toEqual(expect.any(String));
+    const me = await t.app.inject({ method: 'GET', url: '/api/profile', headers: bearer(session.token) });
+    expect(me.statusCode).toBe(200);
+    expect(JSON.stringify(me.json())).toContain(u.id);
+
+    const again = await exchange(p);
+    expect(again.statusCode).toBe(404);
+    expect(again.json().errors.msg).toBe('NOT_FOUND_OR_ALREADY_USED');
+  });
+
+  it('works with GET too, and refuses another user id, an expired link and bad input', async () => {
+    const u = await createTestUser(t.app);
+    const other = await createTestUser(t.app);
+    const p = params((await link(u)).url);
+    expect((await exchange({ u: other.id, t: p.t })).statusCode).toBe(404);
+    const get = await t.app.inject({ method: 'GET', url: `/api/mobile/exchange?u=${p.u}&t=${p.t}` });
+    expect(get.statusCode).toBe(200);
+    expect(get.json().user._id).toBe(u.id);
+
+    const late = params((await link(u)).url);
+    clock.advance(MOBILE_LINK_TTL_MS + 1);
+    expect((await exchange(late)).json().errors.msg).toBe('NOT_FOUND_OR_ALREADY_USED');
+    expect((await exchange({ u: u.id })).json().errors.msg).toBe('MISSING');
+    expect((await exchange({ u: u.id, t: 'short' })).json().errors.msg).toBe('INVALID_INPUT');
+    expect((await t.app.inject({ method: 'POST', url: '/api/mobile/link' })).statusCode).toBe(401);
+  });
+});
+
+describe('Web Push', () => {
+  it('generates VAPID keys once and keeps them in DATA_DIR', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/push/vapid' });
+    const { publicKey } = res.json();
+    expect(Buffer.from(publicKey, 'base64url')).toHaveLength(65);
+    const file = path.join(t.app.ctx.config.dataDir, 'vapid.json');
+    expect(existsSync(file)).toBe(true);
+    expect(JSON.parse(readFileSync(file, 'utf8')).publicKey).toBe(publicKey);
+    const second = await createTestApp();
+    try {
+      expect((await second.app.inject({ method: 'GET', url: '/api/push/vapid' })).json().publicKey).toBe(
+        publicKey,
+      );
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('signs with VAPID and encrypts the payload so the browser can read it', async () => {
+    const browser = push.browser();
+    const keys = vapidKeys(t.app.ctx);
+    await sendPush(
+      t.app.ctx.config,
+      keys,
+      { endpoint: browser.endpoint, p256dh: browser.keys.p256dh, auth: browser.keys.auth },
+      { type: 'game-found', title: 'Game found!' },
+      30,
+    );
+    const got = push.received.at(-1)!;
+    expect(got.encoding).toBe('aes128gcm');
+    expect(got.ttl).toBe('30');
+    expect(got.urgency).toBe('high');
+    expect(got.vapid).toMatchObject({
+      ok: true,
+      aud: push.url,
+      sub: 'mailto:admin@openpug.local',
+      k: keys.publicKey,
+    });
+    expect(got.payload).toEqual({ type: 'game-found', title: 'Game found!' });
+  });
+
+  it('stores, replaces and removes subscriptions of the caller; refuses bad ones', async () => {
+    const u = await createTestUser(t.app);
+    const browser = push.browser();
+    const sub = (method: 'POST' | 'DELETE', payload: object, token = u.token) =>
+      t.app.inject({ method, url: '/api/push/subscriptions', headers: bearer(token), payload });
+    expect((await sub('POST', { endpoint: browser.endpoint, keys: browser.keys })).json()).toEqual({
+      success: true,
+    });
+    expect((await sub('POST', { endpoint: browser.endpoint, keys: browser.keys })).json()).toEqual({
+      success: true,
+    });
+    const bad = await sub('POST', { endpoint: 'not a url', keys: browser.keys });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.msg).toBe('INVALID_INPUT');
+    const rows = async () =>
+      (await t.app.ctx.db.select().from(pushSubscriptions)).filter((r) => r.userId === u.id);
+    expect(await rows()).toHaveLength(1);
+    // Someone else cannot remove it.
+    const other = await createTestUser(t.app);
+    await sub('DELETE', { endpoint: browser.endpoint }, other.token);
+    expect(await rows()).toHaveLength(1);
+    await sub('DELETE', { endpoint: browser.endpoint });
+    expect(await rows()).toHaveLength(0);
+  });
+});

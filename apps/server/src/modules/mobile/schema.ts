@@ -1,0 +1,27 @@
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from '../accounts/schema';
+
+/** One-time mobile login links (what the QR code encodes): SHA-256 of the token, bound to the user. */
+export const mobileLoginTokens = pgTable('mobile_login_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+/** Web Push subscriptions (one row per browser endpoint). */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    endpoint: text('endpoint').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('push_subscriptions_user_idx').on(t.userId)],
+);

@@ -1,0 +1,94 @@
+/**
+ * Background delivery for notifications (WhatsApp, Discord, Web Push): a message is tried up to
+ * NOTIFY_ATTEMPTS times with a doubling pause of NOTIFY_RETRY_MS; failures are logged. Nothing here
+ * is awaited by the queue: listeners start a delivery and return at once.
+ */
+import type { Locale } from '@openpug/shared';
+import type { AppContext } from '../../context';
+
+const pending = new WeakMap<AppContext, Set<Promise<unknown>>>();
+
+interface Log {
+  warn(o: object, m: string): void;
+  error(o: object, m: string): void;
+}
+const logs = new WeakMap<AppContext, Log>();
+const quiet: Log = { warn: () => {}, error: () => {} };
+
+/** The notification modules hand over Fastify's logger when they register. */
+export function setNotifyLog(ctx: AppContext, log: Log): void {
+  logs.set(ctx, log);
+}
+const logOf = (ctx: AppContext): Log => logs.get(ctx) ?? quiet;
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+
+/** Sends with bounded retries; resolves true on success, false when every attempt failed. */
+export async function withRetries(
+  ctx: AppContext,
+  label: string,
+  send: () => Promise<void>,
+  log: Pick<Log, 'warn'> = logOf(ctx),
+): Promise<boolean> {
+  const attempts = ctx.config.NOTIFY_ATTEMPTS;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      await send();
+      return true;
+    } catch (err) {
+      log.warn({ err: String(err), attempt, attempts, label }, 'notification delivery failed');
+      if (attempt < attempts) await sleep(ctx.config.NOTIFY_RETRY_MS * 2 ** (attempt - 1));
+    }
+  }
+  return false;
+}
+
+/** Starts a delivery without waiting for it. */
+export function deliverInBackground(ctx: AppContext, label: string, send: () => Promise<void>): void {
+  const set = pending.get(ctx) ?? new Set();
+  pending.set(ctx, set);
+  const p = withRetries(ctx, label, send).catch(() => false);
+  set.add(p);
+  void p.finally(() => set.delete(p));
+}
+
+/** Runs a listener body in the background (errors logged), so the bus returns at once. */
+export function inBackground(ctx: AppContext, label: string, fn: () => Promise<void>): void {
+  const set = pending.get(ctx) ?? new Set();
+  pending.set(ctx, set);
+  const p = fn().catch((err) => logOf(ctx).error({ err, label }, 'notification fan-out failed'));
+  set.add(p);
+  void p.finally(() => set.delete(p));
+}
+
+/** Waits until every background delivery started so far (and those they start) is done (tests, shutdown). */
+export async function notificationsSettled(ctx: AppContext): Promise<void> {
+  for (;;) {
+    const set = pending.get(ctx);
+    if (!set || set.size === 0) return;
+    await Promise.allSettled([...set]);
+  }
+}
+
+export const localeOfRow = (locale: string | null | undefined): Locale => (locale === 'de' ? 'de' : 'en');
+
+const TEXTS = {
+  en: {
+    gameFoundTitle: 'Game found!',
+    gameFound: (s: number) => `openpug: game found! Accept within ${s} seconds.`,
+    matched: 'openpug: everyone accepted, your match is ready. Join the match room now.',
+    whatsAppCode: (code: string) => `Your openpug code: ${code}`,
+  },
+  de: {
+    gameFoundTitle: 'Spiel gefunden!',
+    gameFound: (s: number) => `openpug: Spiel gefunden! Nimm innerhalb von ${s} Sekunden an.`,
+    matched: 'openpug: Alle haben angenommen, dein Match ist bereit. Betritt jetzt den Match-Raum.',
+    whatsAppCode: (code: string) => `Dein openpug-Code: ${code}`,
+  },
+} as const;
+
+export const notifyTexts = (locale: Locale) => TEXTS[locale];

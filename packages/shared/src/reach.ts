@@ -1,0 +1,62 @@
+/**
+ * Reaching players away from the tab (issue 8): WhatsApp linking, Discord link codes, one-time
+ * mobile login links and Web Push subscriptions.
+ */
+import { z } from 'zod';
+
+/** International number in E.164: '+', country code, up to 15 digits in total. */
+export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
+export const phoneSchema = z
+  .string('MISSING')
+  .transform((s) => s.replace(/[\s()-]/g, ''))
+  .pipe(z.string().regex(E164_PATTERN, 'PHONE_IS_NOT_VALID'));
+
+export const WHATSAPP_CODE_LENGTH = 4;
+export const linkWhatsAppBodySchema = z.object({ phone: phoneSchema });
+export type LinkWhatsAppBody = z.infer<typeof linkWhatsAppBodySchema>;
+export const whatsAppCodeBodySchema = z.object({
+  phone: phoneSchema,
+  code: z.string('MISSING').regex(/^\d{4}$/, 'INVALID_INPUT'),
+});
+export type WhatsAppCodeBody = z.infer<typeof whatsAppCodeBodySchema>;
+/** PATCH /api/profile/whatsAppEnabled: without a body it toggles. */
+export const whatsAppEnabledBodySchema = z.object({ whatsAppEnabled: z.boolean().optional() }).nullish();
+export const whatsAppEnabledResponseSchema = z.object({ whatsAppEnabled: z.boolean() });
+
+/** Discord: POST /api/profile/discord/generate-link-code → {data: code, expiresAt}. */
+export const discordLinkCodeResponseSchema = z.object({ data: z.string(), expiresAt: z.number() });
+export type DiscordLinkCode = z.infer<typeof discordLinkCodeResponseSchema>;
+export const discordRedeemBodySchema = z.object({
+  code: z.string('MISSING').trim().min(1, 'MISSING').max(32, 'INVALID_INPUT'),
+  discordId: z.string('MISSING').regex(/^\d{5,25}$/, 'INVALID_INPUT'),
+});
+export const discordUnlinkResponseSchema = z.object({ unlinked: z.boolean() });
+
+/** Mobile one-time login link (what the QR code encodes). */
+export const mobileLinkResponseSchema = z.object({ url: z.string(), expiresAt: z.number() });
+export type MobileLink = z.infer<typeof mobileLinkResponseSchema>;
+export const mobileExchangeSchema = z.object({
+  u: z.string('MISSING').min(1, 'MISSING').max(100, 'INVALID_INPUT'),
+  t: z.string('MISSING').min(10, 'INVALID_INPUT').max(200, 'INVALID_INPUT'),
+});
+
+/** Web Push. */
+export const pushSubscriptionSchema = z.object({
+  endpoint: z.url('INVALID_INPUT').max(2000, 'INVALID_INPUT'),
+  keys: z.object({
+    p256dh: z.string('MISSING').min(10, 'INVALID_INPUT').max(200, 'INVALID_INPUT'),
+    auth: z.string('MISSING').min(8, 'INVALID_INPUT').max(100, 'INVALID_INPUT'),
+  }),
+});
+export type PushSubscriptionBody = z.infer<typeof pushSubscriptionSchema>;
+export const pushUnsubscribeSchema = z.object({ endpoint: z.string('MISSING').max(2000, 'INVALID_INPUT') });
+export const vapidKeyResponseSchema = z.object({ publicKey: z.string() });
+
+/** Payload of a 'game found' push (the service worker shows it). */
+export interface GameFoundPush {
+  type: 'game-found';
+  title: string;
+  body: string;
+  url: string;
+  deadline: number;
+}
