@@ -1,6 +1,6 @@
 /** A chat room on its own page (/chat/:chatId); the layout hides the sidebars here. */
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import styles from '../../features/chat/Chat.module.css';
 import { ChatRoom } from '../../features/chat/ChatRoom';
 import { useSession } from '../../features/session/store';
@@ -17,9 +17,16 @@ export function ChatScreen() {
   return (
     <div className={styles.page} data-testid="chat-page">
       {loggedIn ? (
-        <ChatRoom chatId={chatId} variant="page" onClose={close} />
+        <>
+          <h1 className={styles.srOnly}>{t('screens.chat.title')}</h1>
+          <ChatRoom chatId={chatId} variant="page" onClose={close} />
+        </>
       ) : (
-        <div className={styles.centerNote}>{t('chat.loginToChat')}</div>
+        <div className={styles.loggedOut}>
+          <h1>{t('screens.chat.title')}</h1>
+          <p>{t('chat.loginToChat')}</p>
+          <Link to="/login">{t('chat.login')}</Link>
+        </div>
       )}
     </div>
   );
