@@ -35,6 +35,8 @@ const envSchema = z.object({
   ADMIN_EMAILS: z.string().default(''),
   DEV_TOOLS: bool.optional(),
   ACCEPT_TIMEOUT_MS: ms.default(30_000),
+  /** How long a queued player may be without an open tab (a reload, a flaky network) before leaving the queue. */
+  QUEUE_DISCONNECT_GRACE_MS: ms.default(15_000),
   PICK_TIMEOUT_MS: ms.default(30_000),
   BAN_TIMEOUT_MS: ms.default(30_000),
   SIM_ROUND_MS: ms.default(20_000),

@@ -1,15 +1,18 @@
 /**
  * Queue transport: socket `queue-message {event: join|leave|ready}` (ack `{ok, data: {inQueue,
  * count}}` or `{ok:false, msg}`), `GET /api/queue` (the caller's queue situation), the accept
- * deadline handler, "last socket closed → leave the queue (not during an accept phase)" and, on
- * (re)authentication, the current count and any running accept phase.
+ * deadline handler, "last socket closed → leave the queue (not during an accept phase)" after a
+ * grace period (QUEUE_DISCONNECT_GRACE_MS, a persisted deadline) so a reload keeps the place, and,
+ * on (re)authentication, the current count and any running accept phase.
  */
 import { errorBodySchema, queueMessageSchema, queueStateSchema } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { jobsOf } from '../../jobs';
+import { inTransaction, jobsOf, logOf } from '../../jobs';
 import { currentUserId, requireAuth } from '../auth/guard';
 import { ACCEPT_JOB, acceptTimedOut, joinQueue, leaveQueue, queueState, readyQueue } from './service';
+
+const DISCONNECT_JOB = 'queue.disconnect';
 
 export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -22,9 +25,31 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       return readyQueue(ctx, userId);
     });
 
+    // The grace deadline leaves the queue only if the player is still without a tab by then; a
+    // reconnect in between needs no cancelling. The leave runs after the job's own transaction.
+    jobsOf(ctx).handle(DISCONNECT_JOB, async (job, _tx, after) => {
+      const userId = job.key.split('@')[0];
+      after.add(async () => {
+        if ((await ctx.realtime.socketCount(userId)) > 0) return;
+        await leaveQueue(ctx, userId, { onlyOutsidePhase: true });
+      });
+    });
+
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       if ((await ctx.realtime.socketCount(userId)) > 0) return;
-      await leaveQueue(ctx, userId, { onlyOutsidePhase: true });
+      const now = ctx.clock.now();
+      await inTransaction(
+        ctx.db,
+        (tx, after) =>
+          jobsOf(ctx).schedule(
+            tx,
+            after,
+            DISCONNECT_JOB,
+            `${userId}@${now}`,
+            now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
+          ),
+        logOf(ctx),
+      );
     });
 
     ctx.realtime.onAuthenticated(async (socket, userId) => {
