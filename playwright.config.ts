@@ -41,6 +41,7 @@ export default defineConfig({
     stdout: 'pipe',
     stderr: 'pipe',
     // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
-    env: { E2E_PORT: String(port), SIM_ROUND_MS: '300' },
+    // ADMIN_EMAILS: the competition journey's admin account.
+    env: { E2E_PORT: String(port), SIM_ROUND_MS: '300', ADMIN_EMAILS: 'competition-admin@example.test' },
   },
 });

@@ -79,6 +79,8 @@ export const ROUTE_TABLE: RouteEntry[] = [
   { path: '/leaderboard', name: 'leaderboard', requiresAuth: false, screen: 'leaderboard' },
   { path: '/match/:matchId', name: 'match', requiresAuth: false, screen: 'match' },
   { path: '/admin/drops', name: 'admin-drops', requiresAuth: true, screen: 'admin-drops' },
+  // SPEC §2 names an `admin` screen (the users table) without a path.
+  { path: '/admin/users', name: 'admin', requiresAuth: true, screen: 'admin' },
   { path: '/season1', name: 'season1', requiresAuth: false, screen: 'season1' },
   { path: '/settings', name: 'settings', requiresAuth: true, screen: 'settings' },
   // The auth routes (SPEC §2: their paths are not shown). Logout and the sidebar's Login go to /login.

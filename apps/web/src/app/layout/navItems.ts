@@ -43,6 +43,12 @@ export function navItemsFor(loggedIn: boolean, user: SessionUser | null): NavIte
     leaderboard,
     season1,
     { to: '/settings', label: 'nav.settings', icon: SettingsIcon },
+    ...(user?.role === 'ADMIN'
+      ? [
+          { to: '/admin/drops', label: 'competition.nav.adminDrops', icon: DropsIcon },
+          { to: '/admin/users', label: 'competition.nav.adminUsers', icon: SettingsIcon },
+        ]
+      : []),
   ];
 }
 

@@ -14,6 +14,7 @@ const MatchResultDialog = lazyFeature(() =>
   import('../../features/match-result/MatchResultDialog').then((m) => m.MatchResultDialog),
 );
 const QrDialog = lazyFeature(() => import('../../features/qr/QrDialog').then((m) => m.QrDialog));
+const DropToast = lazyFeature(() => import('../../features/competition/DropToast').then((m) => m.DropToast));
 const ChatRuntime = lazyFeature(() => import('../../features/chat/ChatRuntime').then((m) => m.ChatRuntime));
 
 export function LazyFriendsSidebar() {
@@ -27,11 +28,17 @@ export function LazyFriendsSidebar() {
 /** Queue widget, match-result dialog and QR dialog; chat routes leave out the first two. */
 export function LoggedInOverlays({ onChatRoute }: { onChatRoute: boolean }) {
   return (
-    <Suspense fallback={null}>
-      {!onChatRoute && <QueueWidget />}
-      {!onChatRoute && <MatchResultDialog />}
-      <QrDialog />
-      <ChatRuntime onChatRoute={onChatRoute} />
-    </Suspense>
+    <>
+      <Suspense fallback={null}>
+        {!onChatRoute && <QueueWidget />}
+        {!onChatRoute && <MatchResultDialog />}
+        <QrDialog />
+        <ChatRuntime onChatRoute={onChatRoute} />
+      </Suspense>
+      {/* Its own boundary: the drop toast must not wait for the other overlays' chunks. */}
+      <Suspense fallback={null}>
+        <DropToast />
+      </Suspense>
+    </>
   );
 }

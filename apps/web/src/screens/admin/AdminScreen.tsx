@@ -1,7 +1,144 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { ROLES, type Role, type UsersPage } from '@openpug/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api } from '../../features/api/client';
+import { setSuccessMessage } from '../../features/app-state';
+import { useSession } from '../../features/session';
 import { ScreenPage } from '../../ui/ScreenPage';
+import { UserAvatar } from '../../ui/UserAvatar';
 
+/** The admin users table (/admin/users): name, e-mail, role (changeable), verified; paging and search. */
 export function AdminScreen() {
   const { t } = useTranslation();
-  return <ScreenPage title={t('screens.admin.title')} />;
+  const me = useSession((s) => s.user);
+  const client = useQueryClient();
+  const [page, setPage] = useState(0);
+  const [limit, setLimit] = useState(25);
+  const [filter, setFilter] = useState('');
+  const isAdmin = me?.role === 'ADMIN';
+  const query = useQuery({
+    queryKey: ['admin', 'users', page, limit, filter],
+    queryFn: ({ signal }) =>
+      api.get<UsersPage>('/users', {
+        query: { page: page + 1, limit, filter: filter.trim() || undefined },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    enabled: isAdmin,
+  });
+  const changeRole = useMutation({
+    mutationFn: ({ id, role }: { id: string; role: Role }) => api.patch(`/users/${id}/role`, { role }),
+    onSuccess: () => {
+      setSuccessMessage({ key: 'common.SAVED_SUCCESSFULLY' });
+      client.invalidateQueries({ queryKey: ['admin', 'users'] });
+    },
+  });
+  if (!isAdmin)
+    return (
+      <ScreenPage title={t('screens.admin.title')}>
+        <Typography color="text.secondary">{t('competition.admin.onlyAdmins')}</Typography>
+      </ScreenPage>
+    );
+  return (
+    <ScreenPage title={t('screens.admin.title')}>
+      <TextField
+        size="small"
+        label={t('competition.leaderboard.filter')}
+        value={filter}
+        onChange={(e) => {
+          setFilter(e.target.value);
+          setPage(0);
+        }}
+        sx={{ mb: 2, width: { xs: '100%', sm: 280 } }}
+      />
+      <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('competition.admin.users.name')}</TableCell>
+              <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                {t('competition.admin.users.email')}
+              </TableCell>
+              <TableCell>{t('competition.admin.users.role')}</TableCell>
+              <TableCell>{t('competition.admin.users.verified')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(query.data?.docs ?? []).map((u) => (
+              <TableRow key={u._id}>
+                <TableCell>
+                  <Box
+                    component={Link}
+                    to={`/user/${u._id}/matches`}
+                    sx={{
+                      display: 'flex',
+                      alignItems: 'center',
+                      gap: 1.5,
+                      color: 'inherit',
+                      textDecoration: 'none',
+                    }}
+                  >
+                    <UserAvatar user={u} size={28} />
+                    <Typography component="span" noWrap sx={{ maxWidth: { xs: 110, sm: 240 } }}>
+                      {u.name ?? t('competition.unnamed')}
+                    </Typography>
+                  </Box>
+                </TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{u.email ?? '–'}</TableCell>
+                <TableCell>
+                  <Select
+                    size="small"
+                    value={u.role ?? 'USER'}
+                    onChange={(e) => changeRole.mutate({ id: u._id, role: e.target.value as Role })}
+                    inputProps={{ 'aria-label': t('competition.admin.users.role') }}
+                  >
+                    {ROLES.map((r) => (
+                      <MenuItem key={r} value={r}>
+                        {t(`competition.admin.roles.${r}`)}
+                      </MenuItem>
+                    ))}
+                  </Select>
+                </TableCell>
+                <TableCell>
+                  <Chip
+                    size="small"
+                    color={u.verified ? 'success' : 'default'}
+                    label={t(u.verified ? 'competition.admin.users.yes' : 'competition.admin.users.no')}
+                  />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={query.data?.totalDocs ?? 0}
+        page={page}
+        rowsPerPage={limit}
+        rowsPerPageOptions={[10, 25, 50, 100]}
+        onPageChange={(_e, p) => setPage(p)}
+        onRowsPerPageChange={(e) => {
+          setLimit(Number(e.target.value));
+          setPage(0);
+        }}
+        labelRowsPerPage={t('competition.rowsPerPage')}
+      />
+    </ScreenPage>
+  );
 }

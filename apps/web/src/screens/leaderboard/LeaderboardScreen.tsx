@@ -1,7 +1,170 @@
+import Box from '@mui/material/Box';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { RankingPage, RankingSortField } from '@openpug/shared';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api } from '../../features/api/client';
+import { useSession } from '../../features/session';
 import { ScreenPage } from '../../ui/ScreenPage';
+import { UserAvatar } from '../../ui/UserAvatar';
 
+const COLUMNS: { key: RankingSortField; align?: 'right' }[] = [
+  { key: 'rank' },
+  { key: 'name' },
+  { key: 'elo', align: 'right' },
+  { key: 'wins', align: 'right' },
+  { key: 'winRate', align: 'right' },
+];
+
+const pct = (v: number) => `${Math.round(v * 100)}%`;
+
+/** /leaderboard: every player by Elo with paging, sorting and a name filter; the viewer's row stands out. */
 export function LeaderboardScreen() {
   const { t } = useTranslation();
-  return <ScreenPage title={t('screens.leaderboard.title')} />;
+  const me = useSession((s) => s.user?._id);
+  const [sort, setSort] = useState<RankingSortField>('rank');
+  const [desc, setDesc] = useState(false);
+  const [page, setPage] = useState(0);
+  const [limit, setLimit] = useState(25);
+  const [filter, setFilter] = useState('');
+  const query = useQuery({
+    queryKey: ['ranking', sort, desc, page, limit, filter],
+    queryFn: ({ signal }) =>
+      api.get<RankingPage>('/users/ranking', {
+        query: { sort, order: desc ? -1 : 1, page: page + 1, limit, filter: filter.trim() || undefined },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+  const onSort = (key: RankingSortField) => {
+    if (key === sort) setDesc(!desc);
+    else {
+      setSort(key);
+      setDesc(key === 'elo' || key === 'wins' || key === 'winRate');
+    }
+    setPage(0);
+  };
+  const rows = query.data?.docs ?? [];
+  return (
+    <ScreenPage title={t('screens.leaderboard.title')}>
+      <TextField
+        size="small"
+        label={t('competition.leaderboard.filter')}
+        value={filter}
+        onChange={(e) => {
+          setFilter(e.target.value);
+          setPage(0);
+        }}
+        sx={{ mb: 2, width: { xs: '100%', sm: 280 } }}
+      />
+      <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
+        <Table size="small" aria-label={t('screens.leaderboard.title')}>
+          <TableHead>
+            <TableRow>
+              {COLUMNS.map((c) => (
+                <TableCell
+                  key={c.key}
+                  align={c.align}
+                  sx={c.key === 'winRate' ? { display: { xs: 'none', sm: 'table-cell' } } : undefined}
+                >
+                  <TableSortLabel
+                    active={sort === c.key}
+                    direction={sort === c.key && desc ? 'desc' : 'asc'}
+                    onClick={() => onSort(c.key)}
+                  >
+                    {t(`competition.leaderboard.columns.${c.key}`)}
+                  </TableSortLabel>
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((r) => {
+              const mine = r._id === me;
+              return (
+                <TableRow
+                  key={r._id}
+                  selected={mine}
+                  data-testid={mine ? 'leaderboard-me' : undefined}
+                  sx={
+                    mine
+                      ? { '& td': { fontWeight: 700 }, outline: '2px solid', outlineColor: 'primary.main' }
+                      : undefined
+                  }
+                >
+                  <TableCell sx={{ width: 56 }}>#{r.rank}</TableCell>
+                  <TableCell>
+                    <Box
+                      component={Link}
+                      to={`/user/${r._id}/stats`}
+                      sx={{
+                        display: 'flex',
+                        alignItems: 'center',
+                        gap: 1.5,
+                        color: 'inherit',
+                        textDecoration: 'none',
+                      }}
+                    >
+                      <UserAvatar user={r} size={32} />
+                      <Typography
+                        component="span"
+                        noWrap
+                        sx={{ maxWidth: { xs: 110, sm: 260 }, fontWeight: 'inherit' }}
+                      >
+                        {r.name ?? t('competition.unnamed')}
+                      </Typography>
+                    </Box>
+                  </TableCell>
+                  <TableCell align="right">{r.stats.elo}</TableCell>
+                  <TableCell align="right">
+                    <Box component="span" sx={{ color: 'success.main' }}>
+                      {r.wins}
+                    </Box>
+                    {' / '}
+                    <Box component="span" sx={{ color: 'error.main' }}>
+                      {r.losses}
+                    </Box>
+                  </TableCell>
+                  <TableCell align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                    {pct(r.winRate)}
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+            {query.isSuccess && rows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={5}>
+                  <Typography color="text.secondary">{t('competition.leaderboard.empty')}</Typography>
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={query.data?.totalDocs ?? 0}
+        page={page}
+        rowsPerPage={limit}
+        rowsPerPageOptions={[10, 25, 50, 100]}
+        onPageChange={(_e, p) => setPage(p)}
+        onRowsPerPageChange={(e) => {
+          setLimit(Number(e.target.value));
+          setPage(0);
+        }}
+        labelRowsPerPage={t('competition.rowsPerPage')}
+      />
+    </ScreenPage>
+  );
 }

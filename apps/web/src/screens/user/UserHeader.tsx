@@ -3,19 +3,12 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { UserCard as UserCardData } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
+import { BannerArt } from '../../features/competition/art';
 import { useCardActions } from '../../features/friends/useCardActions';
 import { StatusLine } from '../../ui/StatusLine';
 import { tokens } from '../../ui/tokens';
 import { UserAvatar } from '../../ui/UserAvatar';
 import { CardButtons, eloOf, RecentResults } from '../../ui/UserCard';
-
-/** Banner art: a gradient derived from the banner's name (banner images belong to drops). */
-function bannerBackground(banner: string): string {
-  let hash = 0;
-  for (const c of banner) hash = (hash * 33 + c.charCodeAt(0)) >>> 0;
-  const hue = hash % 360;
-  return `linear-gradient(120deg, hsl(${hue} 55% 22%) 0%, ${tokens.surface} 55%, hsl(${(hue + 40) % 360} 60% 18%) 100%)`;
-}
 
 function Stat({ label, value, accent }: { label: string; value: string; accent?: boolean }) {
   return (
@@ -50,11 +43,13 @@ export function UserHeader({ user }: { user: UserCardData | undefined }) {
         bgcolor: 'background.paper',
       }}
     >
-      <Box
-        role="img"
-        aria-label={t('friends.page.banner', { banner: user.banner })}
-        sx={{ height: { xs: 72, md: 104 }, background: bannerBackground(user.banner) }}
-      />
+      <Box sx={{ height: { xs: 72, md: 104 }, overflow: 'hidden' }}>
+        <BannerArt
+          banner={user.banner}
+          height="100%"
+          label={t('friends.page.banner', { banner: user.banner })}
+        />
+      </Box>
       <Box sx={{ px: { xs: 2, md: 3 }, pb: 2.5 }}>
         <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 2 }}>
           <Box

@@ -1,0 +1,76 @@
+/**
+ * Journey helpers for competition: an admin account (its e-mail is in the e2e server's
+ * ADMIN_EMAILS) and ten socket bots that queue, accept, pick and ban until their match is live.
+ */
+import { type APIRequestContext, expect } from '@playwright/test';
+import { linkVoiceByApi } from './accounts';
+import { type Bot, call, connectBot, matchState } from './match';
+import { type Player, signUpPlayer } from './social';
+
+export const E2E_ADMIN_EMAIL = 'competition-admin@example.test';
+
+export async function signUpAdmin(request: APIRequestContext): Promise<Player> {
+  const name = `Admin${Date.now().toString(36)}`;
+  const password = 'secret-pass-1';
+  const response = await request.post('/api/register', {
+    data: { name, email: E2E_ADMIN_EMAIL, password, locale: 'en' },
+  });
+  if (response.status() !== 201) throw new Error(`admin sign-up failed: ${response.status()}`);
+  const session = await response.json();
+  return { id: session.user._id, name, email: E2E_ADMIN_EMAIL, password, token: session.token, session };
+}
+
+/** Ten bots play from the queue to a live (active) match; returns the players, bots and match id. */
+export async function botsToLiveMatch(
+  request: APIRequestContext,
+  baseURL: string,
+  prefix: string,
+): Promise<{ players: Player[]; bots: Bot[]; matchId: string }> {
+  const players = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `${prefix}${i}x`)),
+  );
+  await Promise.all(players.map((p) => linkVoiceByApi(request, p.token)));
+  const bots = await Promise.all(players.map((p) => connectBot(baseURL, p.token)));
+  const botOf = new Map(players.map((p, i) => [p.id, bots[i]]));
+  for (const bot of bots) await call(bot, 'queue-message', { event: 'join' });
+  await new Promise((r) => setTimeout(r, 300));
+  for (const bot of bots) await call(bot, 'queue-message', { event: 'ready' }).catch(() => {});
+  const ids = new Set(players.map((p) => p.id));
+  let matchId = '';
+  await expect
+    .poll(async () => {
+      const res = await request.get('/api/match', { params: { status: 'live', limit: '50' } });
+      const page = (await res.json()) as { docs: { _id: string }[] };
+      for (const doc of page.docs) {
+        const s = await matchState(request, doc._id);
+        const members = [s.teamOne.captain, s.teamTwo.captain, ...s.pool];
+        if (members.some((m) => ids.has(m._id))) matchId = doc._id;
+      }
+      return matchId;
+    })
+    .not.toBe('');
+  for (;;) {
+    const state = await matchState(request, matchId);
+    if (state.status !== 'playerveto' && state.status !== 'mapveto') break;
+    if (state.turn === null) continue;
+    const bot = botOf.get(state[state.turn].captain._id) as Bot;
+    const before = state.pool.length + state.mapVeto.bans.length * 100;
+    if (state.status === 'playerveto')
+      await call(bot, 'match-message', {
+        event: 'pick-player',
+        data: { matchId, pickedId: state.pool[0]._id },
+      });
+    else {
+      const banned = new Set(state.mapVeto.bans.map((x) => x.mapKey));
+      const map = state.mapVeto.pool.find((m) => !banned.has(m.key)) as { key: string };
+      await call(bot, 'match-message', { event: 'ban-map', data: { matchId, mapKey: map.key } });
+    }
+    await expect
+      .poll(async () => {
+        const s = await matchState(request, matchId);
+        return s.pool.length + s.mapVeto.bans.length * 100 !== before || s.status === 'active';
+      })
+      .toBe(true);
+  }
+  return { players, bots, matchId };
+}
