@@ -62,7 +62,7 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     trustProxy: true,
     // Ids in our URLs are short; refuse absurd ones before routing.
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
