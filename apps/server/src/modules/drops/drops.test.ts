@@ -13,10 +13,11 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { jobsOf } from '../../jobs';
+import { jobs } from '../../jobs/schema';
 import { findUserById } from '../accounts/service';
 import { matches, matchPlayers } from '../matches/schema';
 import { dropAwards, dropEngine, drops } from './schema';
-import { setRandomSource } from './service';
+import { ROLL_JOB, setRandomSource } from './service';
 
 const clock = manualClock();
 const INTERVAL = 60_000;
@@ -350,7 +351,16 @@ describe('drops: admin catalogue, engine, showcase and seen badge', () => {
       payload: { enabled: false, intervalMs: INTERVAL },
     });
     expect(off.json()).toMatchObject({ enabled: false, nextRollAt: null, msg: 'SAVED_SUCCESSFULLY' });
-    expect(await roll()).toBe(0);
+    // (Other modules' jobs may fire here, e.g. the queue's disconnect grace; no roll does.)
+    const awarded = (await awards()).length;
+    await roll();
+    await roll();
+    expect(await awards()).toHaveLength(awarded);
+    const rolls = await t.app.ctx.db.select().from(jobs).where(eq(jobs.kind, ROLL_JOB));
+    expect(rolls.filter((j) => j.firedAt === null)).toEqual([]);
+    expect(
+      rolls.filter((j) => j.claimedBy !== 'cancelled' && (j.firedAt ?? 0) > clock.now() - 2 * INTERVAL),
+    ).toEqual([]);
   });
 
   it('admins change roles; the last admin cannot demote themselves', async () => {
