@@ -69,5 +69,12 @@ export function buildRoutes(table: RouteEntry[] = ROUTE_TABLE): RouteObject[] {
       ErrorBoundary: RouteErrorScreen,
       children: table.map((entry) => toRouteObject(entry)),
     },
+    // The phone-first queue app (issue 8): outside the layout, signs in from its one-time link.
+    {
+      id: 'mobile',
+      path: '/m',
+      HydrateFallback: StartupSplash,
+      lazy: () => import('../features/mobile/route'),
+    },
   ];
 }

@@ -8,13 +8,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
+  connectSocket,
   createTestApp,
   createTestUser,
   manualClock,
+  nextEvent,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
 import { pushSubscriptions } from '../../db/schema';
+import { joinQueue, leaveQueue } from '../queue/service';
 import { startFakePushService } from './fake-push';
 import { sendPush, vapidKeys } from './push';
 import { MOBILE_LINK_TTL_MS } from './routes';
@@ -147,5 +150,23 @@ describe('Web Push', () => {
     expect(await rows()).toHaveLength(1);
     await sub('DELETE', { endpoint: browser.endpoint });
     expect(await rows()).toHaveLength(0);
+  });
+});
+
+describe('queue sync across devices', () => {
+  it('tells every socket of the user when they join or leave the queue elsewhere', async () => {
+    const url = await t.listen();
+    const u = await createTestUser(t.app, { teamSpeakId: 'ts-sync-1' });
+    const desktop = await connectSocket(url, u.token);
+    try {
+      const joined = nextEvent<{ inQueue: boolean }>(desktop, 'PRIVATE_QUEUE_SYNC');
+      await joinQueue(t.app.ctx, u.id);
+      expect(await joined).toEqual({ inQueue: true });
+      const left = nextEvent<{ inQueue: boolean }>(desktop, 'PRIVATE_QUEUE_SYNC');
+      await leaveQueue(t.app.ctx, u.id);
+      expect(await left).toEqual({ inQueue: false });
+    } finally {
+      desktop.disconnect();
+    }
   });
 });

@@ -9,6 +9,7 @@
  *   POST   /api/push/subscriptions {endpoint, keys} → {success}   (auth)
  *   DELETE /api/push/subscriptions {endpoint}       → {success}   (auth)
  * 'game found' is pushed to every subscription of the ten when an accept phase starts.
+ * PRIVATE_QUEUE_SYNC {inQueue} tells all of a user's sockets that their queue membership changed.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -70,6 +71,11 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
   const auth = { preValidation: requireAuth } as const;
 
   ctx.bus.on('queue.phaseStarted', ({ playerIds, deadline }) => pushGameFound(ctx, playerIds, deadline));
+  // Joining or leaving on one device shows on the others (the phone and the desktop tab).
+  ctx.bus.on('status.patch', ({ userId, patch }) => {
+    if (typeof patch.inQueue === 'boolean')
+      ctx.realtime.toUser(userId, 'PRIVATE_QUEUE_SYNC', { inQueue: patch.inQueue });
+  });
 
   return async (app) => {
     setNotifyLog(ctx, app.log);

@@ -5,6 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../features/locale/LanguageSwitch';
+import { openQrDialog } from '../../features/qr/state';
 import { useSession } from '../../features/session/store';
 import controls from '../../ui/controls.module.css';
 import { FriendsIcon, LobbyIcon, LoginIcon, NotificationsIcon } from '../../ui/icons';
@@ -86,6 +87,24 @@ function FriendsToggle() {
   );
 }
 
+/** Opens the QR dialog that signs the phone in to the mobile queue app (/m). */
+function PhoneQueueButton() {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className={`${controls.button} ${controls.outlined} ${controls.fullWidth}`}
+      onClick={openQrDialog}
+      data-testid="open-qr"
+    >
+      <svg width={18} height={18} viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
+        <path d="M7 2h10a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2Zm0 3v13h10V5H7Zm5 14.2a1 1 0 1 0 0 2 1 1 0 0 0 0-2Z" />
+      </svg>
+      {t('reach.qr.open')}
+    </button>
+  );
+}
+
 export function NavigationMenu() {
   const { t } = useTranslation();
   const loggedIn = useSession((s) => s.isTokenSet);
@@ -105,6 +124,7 @@ export function NavigationMenu() {
       </nav>
       {matchId && <MatchLobbyButton matchId={matchId} />}
       <div className={styles.spacer} />
+      {loggedIn && <PhoneQueueButton />}
       {loggedIn ? <FriendsToggle /> : <GuestActions />}
       <div className={styles.footer}>
         <LanguageSwitch />

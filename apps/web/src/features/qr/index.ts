@@ -1,1 +1,2 @@
 export { QrDialog } from './QrDialog';
+export { closeQrDialog, openQrDialog, useQrDialog } from './state';

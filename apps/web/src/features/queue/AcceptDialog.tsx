@@ -14,23 +14,10 @@ import { isUrgent } from '../../ui/countdown';
 import { Timer, useSecondsLeft } from '../../ui/Timer';
 import { UserAvatar } from '../../ui/UserAvatar';
 import { soundUrl } from '../accounts/sounds';
+import { AcceptAlertNotice, useAcceptAlerts } from '../reach/acceptAlerts';
 import { useSession } from '../session/store';
 import { sendQueue } from './actions';
 import { dispatchQueue, hasAccepted, readyCount, TIMEOUT_DIALOG_MS, useQueue } from './state';
-
-/** Loops the user's chosen sound while `playing`. */
-function useLoopingSound(playing: boolean, file: string) {
-  useEffect(() => {
-    if (!playing) return;
-    const audio = new Audio(soundUrl(file));
-    audio.loop = true;
-    void audio.play().catch(() => undefined);
-    return () => {
-      audio.pause();
-      audio.src = '';
-    };
-  }, [playing, file]);
-}
 
 function Check() {
   return (
@@ -47,7 +34,7 @@ export function AcceptDialog() {
   const me = useSession((s) => s.user);
   const sound = typeof me?.sound === 'string' && me.sound ? me.sound : DEFAULT_SOUND;
   const accepted = phase ? hasAccepted(phase, me?._id) : false;
-  useLoopingSound(phase !== null && !accepted, sound);
+  const alerts = useAcceptAlerts(phase !== null && !accepted, soundUrl(sound), phase?.deadline ?? null);
   const left = useSecondsLeft(phase?.deadline ?? null);
   if (!phase) return null;
   const ready = readyCount(phase);
@@ -76,6 +63,7 @@ export function AcceptDialog() {
         </Typography>
       </DialogTitle>
       <DialogContent sx={{ textAlign: 'center', pb: 1 }}>
+        {!accepted && <AcceptAlertNotice alerts={alerts} />}
         <Box sx={{ my: 1 }}>
           <Timer deadline={phase.deadline} size="2.4rem" />
         </Box>

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatMmSs } from '../../ui/countdown';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
+import { useQueueSync } from '../reach/queueSync';
 import { useSession } from '../session/store';
 import { useSocketEvent, useSocketState } from '../socket';
 import { AcceptDialog, KickDialog, TimeoutDialog } from './AcceptDialog';
@@ -36,6 +37,7 @@ function useQueueEvents() {
   useEffect(() => {
     if (authenticated) void restoreQueue().catch(() => undefined);
   }, [authenticated]);
+  useQueueSync();
   useSocketEvent('PUBLIC_QUEUE_UPDATE', ({ count }) => dispatchQueue({ type: 'count', count }));
   useSocketEvent('PRIVATE_QUEUE_READY', ({ players, deadline }) =>
     dispatchQueue({ type: 'ready', players, deadline }),

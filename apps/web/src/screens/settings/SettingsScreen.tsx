@@ -25,6 +25,8 @@ import { openVoiceLinkDialog } from '../../features/accounts/voiceLinkState';
 import { api } from '../../features/api/client';
 import { setErrorMessage, setLoading, setSuccessMessage } from '../../features/app-state/store';
 import { setLocale } from '../../features/locale/locale';
+import { DiscordRow } from '../../features/reach/DiscordRow';
+import { WhatsAppRow } from '../../features/reach/WhatsAppRow';
 import { updateSessionUser, useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { Section } from '../profile/ProfileScreen';
@@ -223,8 +225,8 @@ function LinkedAccounts() {
             )
           }
         />
-        {/* Slot: the Discord row (features/discord, its own issue) goes here as a LinkedAccountRow. */}
-        {/* Slot: the WhatsApp row (features/whatsapp, its own issue) goes here as a LinkedAccountRow. */}
+        <DiscordRow />
+        <WhatsAppRow />
       </Box>
     </Section>
   );

@@ -1,0 +1,60 @@
+/**
+ * Service worker and Web Push for the mobile queue app: registers /sw.js (scope /m), subscribes
+ * with the server's VAPID key and stores the subscription (POST /api/push/subscriptions).
+ */
+import { api } from '../api';
+
+export type PushState = 'unsupported' | 'default' | 'granted' | 'denied' | 'subscribed';
+
+export function pushSupported(): boolean {
+  return (
+    typeof window !== 'undefined' &&
+    'serviceWorker' in navigator &&
+    'PushManager' in window &&
+    'Notification' in window
+  );
+}
+
+export async function registerServiceWorker(): Promise<ServiceWorkerRegistration | null> {
+  if (!('serviceWorker' in navigator)) return null;
+  try {
+    return await navigator.serviceWorker.register('/sw.js', { scope: '/m' });
+  } catch {
+    return null;
+  }
+}
+
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const b64 = base64url
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(base64url.length / 4) * 4, '=');
+  const raw = atob(b64);
+  const out = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+export async function currentPushState(): Promise<PushState> {
+  if (!pushSupported()) return 'unsupported';
+  if (Notification.permission === 'denied') return 'denied';
+  const reg = await navigator.serviceWorker.getRegistration('/m');
+  const sub = await reg?.pushManager.getSubscription();
+  if (sub && Notification.permission === 'granted') return 'subscribed';
+  return Notification.permission === 'granted' ? 'granted' : 'default';
+}
+
+/** Asks for permission (needs a tap), subscribes and stores the subscription. */
+export async function enablePush(): Promise<PushState> {
+  if (!pushSupported()) return 'unsupported';
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') return permission === 'denied' ? 'denied' : 'default';
+  const reg = (await registerServiceWorker()) ?? (await navigator.serviceWorker.ready);
+  const { publicKey } = await api.get<{ publicKey: string }>('/push/vapid', { silent: true });
+  const sub =
+    (await reg.pushManager.getSubscription()) ??
+    (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+  const json = sub.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
+  await api.post('/push/subscriptions', { endpoint: json.endpoint, keys: json.keys }, { silent: true });
+  return 'subscribed';
+}
