@@ -103,6 +103,8 @@ export function AdminScreen() {
                 <TableCell>
                   <Select
                     size="small"
+                    variant="standard"
+                    disableUnderline
                     value={u.role ?? 'USER'}
                     onChange={(e) => changeRole.mutate({ id: u._id, role: e.target.value as Role })}
                     inputProps={{ 'aria-label': t('competition.admin.users.role') }}
