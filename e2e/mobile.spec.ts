@@ -75,6 +75,33 @@ test('scan the QR address, queue and accept from the phone while the desktop fol
     await expect(mobile.getByTestId('mobile-accept')).toBeVisible();
     await expect(desktop.page.getByTestId('accept-dialog')).toBeVisible();
     await expect(mobile.getByTestId('mobile-ready')).toContainText('0/10');
+    // A reload during the accept phase brings the dialog back (GET /api/queue); without a click
+    // since loading, the browser blocks the sound and the dialog says why and how to allow it.
+    // Headless Chromium lets audio autoplay; emulate the rule of a fresh desktop profile (sound only
+    // after the user has clicked or typed on the page since it loaded).
+    await desktop.page.addInitScript(() => {
+      const play = HTMLMediaElement.prototype.play;
+      let activated = false;
+      for (const type of ['pointerdown', 'keydown'])
+        window.addEventListener(
+          type,
+          () => {
+            activated = true;
+          },
+          true,
+        );
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        if (!activated)
+          return Promise.reject(new DOMException('play() needs a user gesture', 'NotAllowedError'));
+        return play.call(this);
+      };
+    });
+    await desktop.page.reload();
+    await expect(desktop.page.getByTestId('accept-dialog')).toBeVisible();
+    await expect(desktop.page.getByTestId('sound-blocked')).toBeVisible();
+    await shot(desktop.page, 'desktop-accept-sound-blocked');
+    await desktop.page.mouse.click(5, 5);
+    await expect(desktop.page.getByTestId('sound-blocked')).toBeHidden();
     for (const bot of bots) await call(bot, 'queue-message', { event: 'ready' });
     await expect(mobile.getByTestId('mobile-ready')).toContainText('9/10');
     await expect(desktop.page.getByTestId('accept-ready')).toContainText('9/10');
