@@ -116,7 +116,7 @@ export type Rarity = (typeof RARITIES)[number];
 /** Banners drawn by the web (ezpug is everybody's default); drops can unlock the others. */
 export const BANNERS = ['ezpug', 'sunset', 'circuit', 'aurora', 'inferno'] as const;
 /** Notification sounds; retro.mp3 is everybody's default, drops can unlock the others. */
-export const SOUNDS = ['retro.mp3', 'arcade.mp3', 'chime.mp3', 'horn.mp3'] as const;
+export const SOUNDS = ['retro.mp3', 'chime.mp3', 'blip.mp3'] as const;
 /** Built-in drop artwork keys (the web draws them); an https URL is also accepted. */
 export const DROP_IMAGES = ['crate', 'knife', 'gloves', 'sticker', 'key', 'trophy'] as const;
 

@@ -12,7 +12,15 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import { DEFAULT_BANNER, LOCALES, type Locale, type Profile } from '@openpug/shared';
+import {
+  DEFAULT_BANNER,
+  DEFAULT_SOUND,
+  LOCALES,
+  type Locale,
+  type Profile,
+  type Unlocks,
+} from '@openpug/shared';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LinkedAccountRow } from '../../features/accounts/LinkedAccountRow';
@@ -62,11 +70,18 @@ function Appearance() {
   const user = useSession((s) => s.user);
   const currentBanner = String(user?.banner ?? DEFAULT_BANNER);
   const currentSound = String(user?.sound ?? NOTIFICATION_SOUNDS[0]);
-  const unlocked = Array.isArray(user?.unlockedBanners) ? (user.unlockedBanners as string[]) : [];
+  // Only what the player has unlocked (defaults + what their drops unlock; competition module).
+  const unlocks = useQuery({
+    queryKey: ['profile', 'unlocks'],
+    queryFn: ({ signal }) => api.get<Unlocks>('/profile/unlocks', { silent: true, signal }),
+  });
+  const fromProfile = Array.isArray(user?.unlockedBanners) ? (user.unlockedBanners as string[]) : [];
+  const unlocked = [...new Set([...fromProfile, ...(unlocks.data?.banners ?? [])])];
   const banners = unlocked.includes(currentBanner) ? unlocked : [currentBanner, ...unlocked];
-  const sounds: string[] = NOTIFICATION_SOUNDS.includes(currentSound as never)
-    ? [...NOTIFICATION_SOUNDS]
-    : [currentSound, ...NOTIFICATION_SOUNDS];
+  const unlockedSounds = unlocks.data?.sounds ?? [DEFAULT_SOUND];
+  const sounds: string[] = [
+    ...new Set([currentSound, ...NOTIFICATION_SOUNDS.filter((file) => unlockedSounds.includes(file))]),
+  ];
   const [banner, setBanner] = useState(currentBanner);
   const [sound, setSound] = useState(currentSound);
   const dirty = banner !== currentBanner || sound !== currentSound;
