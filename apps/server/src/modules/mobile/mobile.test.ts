@@ -17,7 +17,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { pushSubscriptions } from '../../db/schema';
-import { joinQueue, leaveQueue } from '../queue/service';
+import { COUNT_BROADCAST_MS, joinQueue, leaveQueue } from '../queue/service';
 import { startFakePushService } from './fake-push';
 import { sendPush, vapidKeys } from './push';
 import { MOBILE_LINK_TTL_MS } from './routes';
@@ -31,6 +31,8 @@ beforeAll(async () => {
   push = await startFakePushService();
 });
 afterAll(async () => {
+  // The queue's coalesced count broadcast reads the database shortly after a change.
+  await new Promise((r) => setTimeout(r, COUNT_BROADCAST_MS * 3));
   await t.close();
   await push.close();
 });

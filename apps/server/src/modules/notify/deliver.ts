@@ -68,6 +68,8 @@ export function inBackground(ctx: AppContext, label: string, fn: () => Promise<v
 /** Waits until every background delivery started so far (and those they start) is done (tests, shutdown). */
 export async function notificationsSettled(ctx: AppContext): Promise<void> {
   for (;;) {
+    // Bus handlers after the first start in later microtasks; let them all register first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const set = pending.get(ctx);
     if (!set || set.size === 0) return;
     await Promise.allSettled([...set]);

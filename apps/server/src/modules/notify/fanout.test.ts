@@ -10,10 +10,12 @@ import { createTestApp, createTestUser, type TestApp, type TestUser } from '../.
 import { pushSubscriptions } from '../../db/schema';
 import { listOutbox } from '../mail/mailer';
 import { startFakePushService } from '../mobile/fake-push';
-import { joinQueue, queueState, readyQueue } from '../queue/service';
+import { COUNT_BROADCAST_MS, joinQueue, queueState, readyQueue } from '../queue/service';
 import { notificationsSettled } from './deliver';
 
 type Fields = Parameters<typeof createTestUser>[1];
+/** The queue's coalesced count broadcast reads the database shortly after a change; let it finish before closing. */
+const countBroadcastDone = () => new Promise((r) => setTimeout(r, COUNT_BROADCAST_MS * 3));
 let n = 0;
 async function tenPlayers(t: TestApp, fields: (i: number) => Fields = () => ({})): Promise<TestUser[]> {
   const ps: TestUser[] = [];
@@ -30,6 +32,7 @@ describe('fan-out for an accept phase with mixed settings', () => {
     push = await startFakePushService();
   });
   afterAll(async () => {
+    await countBroadcastDone();
     await t.close();
     await push.close();
   });
@@ -116,6 +119,7 @@ describe('a failing WhatsApp provider', () => {
     });
   });
   afterAll(async () => {
+    await countBroadcastDone();
     await t.close();
     await new Promise<void>((r) => server.close(() => r()));
   });

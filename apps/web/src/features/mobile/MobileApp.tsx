@@ -173,6 +173,7 @@ function QueueCard({ matchId, openMatch }: { matchId: string | null; openMatch: 
   const { t } = useTranslation();
   const q = useQueue();
   const me = useSession((s) => s.user?._id as string | undefined);
+  const voiceLinked = useSession((s) => Boolean(s.user?.teamSpeakId));
   const secondsLeft = useSecondsLeft(q.phase?.deadline ?? null);
 
   if (matchId && !q.inQueue) {
@@ -249,13 +250,18 @@ function QueueCard({ matchId, openMatch }: { matchId: string | null; openMatch: 
           {t('reach.mobile.timeout')}
         </Typography>
       )}
+      {!voiceLinked && !q.inQueue && (
+        <Typography color="warning.main" sx={{ mt: 1 }} data-testid="mobile-voice-missing">
+          {t('reach.mobile.voiceMissing')}
+        </Typography>
+      )}
       <Button
         sx={{ mt: 2, py: 1.5, fontSize: '1.1rem' }}
         size="large"
         variant={q.inQueue ? 'outlined' : 'contained'}
         color={q.inQueue ? 'error' : 'primary'}
         fullWidth
-        disabled={q.busy}
+        disabled={q.busy || (!voiceLinked && !q.inQueue)}
         onClick={() => void sendQueue(q.inQueue ? 'leave' : 'join')}
       >
         {q.inQueue ? t('reach.mobile.leave') : t('reach.mobile.play')}
