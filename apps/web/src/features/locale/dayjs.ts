@@ -5,8 +5,11 @@
  */
 import dayjs from 'dayjs';
 import 'dayjs/locale/de';
+import relativeTime from 'dayjs/plugin/relativeTime';
 import { i18n } from '../../i18n';
 
+// Relative times ("3 minutes ago") are used across screens: one extension for all of them.
+dayjs.extend(relativeTime);
 dayjs.locale(i18n.language);
 i18n.on('languageChanged', (language) => dayjs.locale(language));
 

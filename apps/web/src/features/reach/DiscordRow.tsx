@@ -8,7 +8,6 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { DiscordLinkCode } from '@openpug/shared';
-import relativeTime from 'dayjs/plugin/relativeTime';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LinkedAccountRow } from '../accounts/LinkedAccountRow';
@@ -17,8 +16,6 @@ import { setSuccessMessage } from '../app-state/store';
 import { dayjs } from '../locale/dayjs';
 import { updateSessionUser, useSession } from '../session/store';
 import { DiscordGlyph } from './icons';
-
-dayjs.extend(relativeTime);
 
 export function DiscordRow() {
   const { t } = useTranslation();
