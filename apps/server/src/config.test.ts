@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration', () => {
+  it('has documented defaults for everything', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.PUBLIC_URL).toBe('http://localhost:3000');
+    expect(config.DEV_TOOLS).toBe(true);
+    expect(config.ACCEPT_TIMEOUT_MS).toBe(30_000);
+  });
+
+  it('never runs dev tools in production', () => {
+    expect(loadConfig({ NODE_ENV: 'production', DEV_TOOLS: 'on' }).DEV_TOOLS).toBe(false);
+  });
+
+  it('refuses an invalid value with the variable name', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it('every variable is documented in the README', () => {
+    const source = readFileSync(path.join(import.meta.dirname, 'config.ts'), 'utf8');
+    const schema = source.slice(source.indexOf('const envSchema'), source.indexOf('export type Env'));
+    const names = [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
+    const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+    expect(names.length).toBeGreaterThan(20);
+    expect(names.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+  });
+});
