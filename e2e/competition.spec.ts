@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { botsToLiveMatch, signUpAdmin } from './helpers/competition';
-import { openAs } from './helpers/social';
+import { openAs, signUpPlayer } from './helpers/social';
 
 test('the leaderboard is visible logged out', async ({ page }) => {
   await page.goto('/leaderboard');
@@ -32,13 +32,18 @@ test('an admin creates a drop, the engine awards it in a live match, everyone se
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(adminPage.getByTestId('catalogue-row').filter({ hasText: 'E2E Golden Knife' })).toBeVisible();
 
+  // A second browser: a player (not in the match) watching the leaderboard. Both browsers are
+  // connected (own card online, overlays loaded) before the match goes live: the simulated game
+  // ends within seconds, and the roll must happen while it is live.
+  const watcherPlayer = await signUpPlayer(request, 'cw');
+  const watcher = await openAs(browser, watcherPlayer);
+  await watcher.page.goto('/leaderboard');
+  await expect(watcher.page.getByTestId('leaderboard-me')).toBeVisible();
+  for (const page of [adminPage, watcher.page])
+    await expect(page.getByText('Online', { exact: true }).first()).toBeVisible();
+
   const { players, bots, matchId } = await botsToLiveMatch(request, baseURL as string, 'cp');
   try {
-    // A second browser: a player watching the leaderboard (logged in, so the socket is connected).
-    const watcher = await openAs(browser, players[0]);
-    await watcher.page.goto('/leaderboard');
-    await expect(watcher.page.getByTestId('leaderboard-me')).toBeVisible();
-
     const roll = await request.post('/api/drops/engine/roll', {
       headers: { authorization: `Bearer ${admin.token}` },
       data: { force: true },
@@ -69,9 +74,9 @@ test('an admin creates a drop, the engine awards it in a live match, everyone se
     await expect(own.page.getByTestId('drop-card').filter({ hasText: 'E2E Golden Knife' })).toBeVisible();
     await expect(drops).not.toContainText('1');
     await own.context.close();
-    await watcher.context.close();
   } finally {
     for (const bot of bots) bot.disconnect();
     await adminSession.context.close();
+    await watcher.context.close();
   }
 });

@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { UserStatus } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { BannerArt } from '../features/competition/art';
 import { StatusLine } from './StatusLine';
 import { tokens } from './tokens';
 import { UserAvatar } from './UserAvatar';
@@ -19,6 +20,8 @@ export interface CardUser {
   rank?: number | null;
   status?: UserStatus | null;
   recentResults?: readonly ('W' | 'L')[];
+  /** The chosen banner (drawn as a strip on top when known). */
+  banner?: string;
 }
 
 export type CardRelation = 'self' | 'friend' | 'sent' | 'received' | 'none' | 'guest';
@@ -162,8 +165,14 @@ export function UserCard({
         gap: 1.5,
         minWidth: 0,
         bgcolor: 'background.paper',
+        overflow: 'hidden',
       }}
     >
+      {user.banner && (
+        <Box sx={{ mx: -2, mt: -2, height: 40, overflow: 'hidden' }} data-testid="card-banner">
+          <BannerArt banner={user.banner} height="100%" />
+        </Box>
+      )}
       <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center', minWidth: 0 }}>
         <UserAvatar user={user} size={48} />
         <Box sx={{ minWidth: 0, flex: 1 }}>

@@ -1,9 +1,12 @@
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { EloPoint } from '@openpug/shared';
 
 /** Elo over time as a small SVG line chart (oldest left); min/max labels on the left. */
 export function EloChart({ points, label }: { points: EloPoint[]; label: string }) {
-  const W = 640;
-  const H = 200;
+  // A narrower drawing on phones keeps the labels readable once scaled to the screen.
+  const phone = useMediaQuery('(max-width:600px)');
+  const W = phone ? 360 : 640;
+  const H = phone ? 180 : 200;
   const pad = { l: 44, r: 12, t: 12, b: 20 };
   if (points.length === 0) return null;
   const values = points.map((p) => p.elo);

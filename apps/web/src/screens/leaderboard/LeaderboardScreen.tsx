@@ -69,7 +69,11 @@ export function LeaderboardScreen() {
         sx={{ mb: 2, width: { xs: '100%', sm: 280 } }}
       />
       <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
-        <Table size="small" aria-label={t('screens.leaderboard.title')}>
+        <Table
+          size="small"
+          aria-label={t('screens.leaderboard.title')}
+          sx={{ '& td, & th': { px: { xs: 1, sm: 2 }, whiteSpace: 'nowrap' } }}
+        >
           <TableHead>
             <TableRow>
               {COLUMNS.map((c) => (
@@ -103,7 +107,7 @@ export function LeaderboardScreen() {
                       : undefined
                   }
                 >
-                  <TableCell sx={{ width: 56 }}>#{r.rank}</TableCell>
+                  <TableCell sx={{ width: 48, px: { xs: 1, sm: 2 } }}>#{r.rank}</TableCell>
                   <TableCell>
                     <Box
                       component={Link}
@@ -116,11 +120,13 @@ export function LeaderboardScreen() {
                         textDecoration: 'none',
                       }}
                     >
-                      <UserAvatar user={r} size={32} />
+                      <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
+                        <UserAvatar user={r} size={32} />
+                      </Box>
                       <Typography
                         component="span"
                         noWrap
-                        sx={{ maxWidth: { xs: 110, sm: 260 }, fontWeight: 'inherit' }}
+                        sx={{ maxWidth: { xs: 96, sm: 260 }, fontWeight: 'inherit' }}
                       >
                         {r.name ?? t('competition.unnamed')}
                       </Typography>
@@ -164,6 +170,12 @@ export function LeaderboardScreen() {
           setPage(0);
         }}
         labelRowsPerPage={t('competition.rowsPerPage')}
+        sx={{
+          '& .MuiTablePagination-toolbar': { px: 0 },
+          '& .MuiTablePagination-selectLabel, & .MuiTablePagination-input': {
+            display: { xs: 'none', sm: 'flex' },
+          },
+        }}
       />
     </ScreenPage>
   );
