@@ -102,7 +102,7 @@ export function Season1Screen() {
             <Typography color="text.secondary">{t('competition.season.noStandings')}</Typography>
           ) : (
             <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
-              <Table size="small">
+              <Table size="small" sx={{ '& td, & th': { px: { xs: 1, sm: 2 }, whiteSpace: 'nowrap' } }}>
                 <TableHead>
                   <TableRow>
                     <TableCell>#</TableCell>
@@ -127,8 +127,10 @@ export function Season1Screen() {
                             textDecoration: 'none',
                           }}
                         >
-                          <UserAvatar user={s} size={28} />
-                          <Typography component="span" noWrap sx={{ maxWidth: { xs: 120, sm: 280 } }}>
+                          <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
+                            <UserAvatar user={s} size={28} />
+                          </Box>
+                          <Typography component="span" noWrap sx={{ maxWidth: { xs: 110, sm: 280 } }}>
                             {s.name ?? t('competition.unnamed')}
                           </Typography>
                         </Box>
