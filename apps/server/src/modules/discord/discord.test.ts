@@ -93,19 +93,16 @@ describe('Discord link', () => {
   });
 
   it('is forbidden when no bot secret is configured', async () => {
-    const bare = await createTestApp({ clock });
+    const u = await createTestUser(t.app);
+    const { data: code } = await generate(u.token);
+    const config = t.app.ctx.config;
+    config.DISCORD_BOT_SECRET = undefined;
     try {
-      const u = await createTestUser(bare.app);
-      const res = await bare.app.inject({
-        method: 'POST',
-        url: '/api/discord/link',
-        headers: { authorization: `Bot ${SECRET}` },
-        payload: { code: 'ABCDEFGH', discordId: '400000000000000001' },
-      });
+      const res = await redeem({ code, discordId: '400000000000000001' });
       expect(res.statusCode).toBe(403);
-      expect(await findUserById(bare.app.ctx.db, u.id)).toMatchObject({ discordId: null });
+      expect(await discordIdOf(u.id)).toBeNull();
     } finally {
-      await bare.close();
+      config.DISCORD_BOT_SECRET = SECRET;
     }
   });
 

@@ -14,8 +14,11 @@ import { COUNT_BROADCAST_MS, joinQueue, queueState, readyQueue } from '../queue/
 import { notificationsSettled } from './deliver';
 
 type Fields = Parameters<typeof createTestUser>[1];
-/** The queue's coalesced count broadcast reads the database shortly after a change; let it finish before closing. */
-const countBroadcastDone = () => new Promise((r) => setTimeout(r, COUNT_BROADCAST_MS * 3));
+/**
+ * After-commit work of other modules (the queue's coalesced count broadcast, the new match's
+ * start-up) still reads the database briefly; let it finish before the database is dropped.
+ */
+const countBroadcastDone = () => new Promise((r) => setTimeout(r, COUNT_BROADCAST_MS * 10));
 let n = 0;
 async function tenPlayers(t: TestApp, fields: (i: number) => Fields = () => ({})): Promise<TestUser[]> {
   const ps: TestUser[] = [];

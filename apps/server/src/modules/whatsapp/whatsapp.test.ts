@@ -5,10 +5,17 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, createTestUser, manualClock, type TestApp } from '../../../test/helpers';
+import {
+  bearer,
+  createTestApp,
+  createTestUser,
+  manualClock,
+  type TestApp,
+  testConfig,
+} from '../../../test/helpers';
 import { findUserById } from '../accounts/service';
 import { listOutbox } from '../mail/mailer';
-import { CloudApiSender } from './provider';
+import { CloudApiSender, createWhatsAppSender } from './provider';
 import { WHATSAPP_CODE_TTL_MS } from './routes';
 
 const clock = manualClock();
@@ -180,24 +187,17 @@ describe('WhatsApp Cloud API sender', () => {
     status = 200;
   });
 
-  it('is what the app uses when the token and phone-number id are set', async () => {
-    const app = await createTestApp({
-      env: { WHATSAPP_TOKEN: 'tok-1', WHATSAPP_PHONE_NUMBER_ID: '555', WHATSAPP_API_URL: base },
+  it('is what the app uses when the token and phone-number id are set (else the outbox)', async () => {
+    const config = testConfig({
+      WHATSAPP_TOKEN: 'tok-1',
+      WHATSAPP_PHONE_NUMBER_ID: '555',
+      WHATSAPP_API_URL: base,
     });
-    try {
-      const u = await createTestUser(app.app);
-      const res = await app.app.inject({
-        method: 'POST',
-        url: '/api/profile/linkWhatsApp',
-        headers: bearer(u.token),
-        payload: { phone: '+491701234567' },
-      });
-      expect(res.json()).toEqual({ success: true });
-      expect(seen.at(-1)).toMatchObject({ url: '/v21.0/555/messages', auth: 'Bearer tok-1' });
-      expect(seen.at(-1)?.body.text?.body).toMatch(/^Your openpug code: \d{4}$/);
-      expect(await listOutbox(app.app.ctx.db, u.id)).toHaveLength(0);
-    } finally {
-      await app.close();
-    }
+    const sender = createWhatsAppSender(config, t.app.ctx.db, () => clock.now());
+    expect(sender.kind).toBe('cloud-api');
+    await sender.send({ to: '+491701234567', text: 'Your openpug code: 1234' });
+    expect(seen.at(-1)).toMatchObject({ url: '/v21.0/555/messages', auth: 'Bearer tok-1' });
+    expect(seen.at(-1)?.body.text?.body).toBe('Your openpug code: 1234');
+    expect(createWhatsAppSender(testConfig(), t.app.ctx.db, () => clock.now()).kind).toBe('outbox');
   });
 });
