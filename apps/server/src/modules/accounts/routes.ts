@@ -45,7 +45,7 @@ import {
   findUserById,
   hashPassword,
   localeOf,
-  rankOfElo,
+  rankOfUser,
   toProfile,
   type UserRow,
   updateUser,
@@ -273,7 +273,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const row = await currentUser(ctx, request);
-        return toProfile(row, await rankOfElo(ctx.db, row.elo));
+        return toProfile(row, await rankOfUser(ctx.db, row));
       },
     );
 
@@ -316,7 +316,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!updated) throw notFound('USER_DOES_NOT_EXIST');
         if (emailChanged && updated.email)
           await sendAccountMail('emailChange', updated, updated.email, request.log);
-        return toProfile(updated, await rankOfElo(ctx.db, updated.elo));
+        return toProfile(updated, await rankOfUser(ctx.db, updated));
       },
     );
 

@@ -24,16 +24,6 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
 // --- Directory and ranking queries (used by the users and friends modules) ---
 
 /** Rank by Elo: 1 + number of users with a higher Elo, for each given user id. */
-export async function ranksOfUsers(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const higher = sql<number>`(SELECT count(*) FROM ${users} AS other WHERE other.elo > "users"."elo")`;
-  const rows = await db
-    .select({ id: users.id, higher: higher.mapWith(Number) })
-    .from(users)
-    .where(inArray(users.id, [...ids]));
-  return new Map(rows.map((r) => [r.id, r.higher + 1]));
-}
-
 export interface UserPageQuery {
   sort?: 'name' | 'elo' | 'createdAt';
   order?: -1 | 1;

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { unauthorized } from '../../lib/errors';
 import { currentUserId } from '../auth/guard';
-import { findUserById, rankOfElo, toProfile, type UserRow } from './service';
+import { findUserById, rankOfUser, toProfile, type UserRow } from './service';
 
 type MatrixProvider = (userId: string) => Promise<unknown>;
 const matrixProviders = new WeakMap<AppContext, MatrixProvider>();
@@ -28,7 +28,7 @@ export async function sessionResponse(ctx: AppContext, row: UserRow): Promise<Se
       matrix = null;
     }
   }
-  return { user: toProfile(row, await rankOfElo(ctx.db, row.elo)), token, expiresAt, matrix };
+  return { user: toProfile(row, await rankOfUser(ctx.db, row)), token, expiresAt, matrix };
 }
 
 /** The authenticated user's row; a valid token of a user that no longer exists is a 401. */

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Locale, Profile, ProfilePatchEvent, PublicUser } from '@openpug/shared';
 import { LOCALES } from '@openpug/shared';
-import { eq, gt, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { users } from './schema';
@@ -58,13 +59,27 @@ export async function findUserByTeamSpeakId(db: Db, teamSpeakId: string): Promis
   return row ?? null;
 }
 
-/** Rank = 1 + number of users with a higher Elo. */
-export async function rankOfElo(db: Db, elo: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+/**
+ * Rank = position in the leaderboard order: Elo descending, older account first, then id. Ties get
+ * distinct, stable positions, the same on the card, the profile and the leaderboard.
+ */
+export function rankedBefore(other: typeof users, user: { elo: unknown; createdAt: unknown; id: unknown }) {
+  return sql`(${other.elo} > ${user.elo} OR (${other.elo} = ${user.elo} AND (${other.createdAt} < ${user.createdAt} OR (${other.createdAt} = ${user.createdAt} AND ${other.id} < ${user.id}))))`;
+}
+
+export async function ranksOfUsers(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const other = alias(users, 'other');
+  const before = sql<number>`(SELECT count(*) FROM ${users} AS ${sql.identifier('other')} WHERE ${rankedBefore(other as unknown as typeof users, users)})`;
+  const rows = await db
+    .select({ id: users.id, before: before.mapWith(Number) })
     .from(users)
-    .where(gt(users.elo, elo));
-  return (row?.n ?? 0) + 1;
+    .where(inArray(users.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.before + 1]));
+}
+
+export async function rankOfUser(db: Db, row: Pick<UserRow, 'id'>): Promise<number> {
+  return (await ranksOfUsers(db, [row.id])).get(row.id) ?? 1;
 }
 
 // --- Shapes ---
@@ -116,7 +131,7 @@ export function toProfile(row: UserRow, rank: number): Profile {
 export async function profileOf(ctx: AppContext, userId: string): Promise<Profile | null> {
   const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!row) return null;
-  return toProfile(row, await rankOfElo(ctx.db, row.elo));
+  return toProfile(row, await rankOfUser(ctx.db, row));
 }
 
 const PROFILE_COLUMNS = [
@@ -163,7 +178,7 @@ export async function announceUserChange(ctx: AppContext, before: UserRow, row: 
   }
   if (before.elo !== row.elo) {
     changed.stats = { elo: row.elo };
-    changed.rank = await rankOfElo(ctx.db, row.elo);
+    changed.rank = await rankOfUser(ctx.db, row);
   }
   if (Object.keys(changed).length > 0) ctx.realtime.toUser(row.id, 'privateUserUpdate', changed);
   if (before.name !== row.name) await ctx.bus.emit('user.renamed', { userId: row.id, name: row.name });

@@ -31,7 +31,7 @@ import { rateLimiter } from '../accounts/rate-limit';
 import {
   createUser,
   findUserBySteamId,
-  rankOfElo,
+  rankOfUser,
   toProfile,
   type UserPatch,
   type UserRow,
@@ -247,7 +247,7 @@ export function steamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           throw conflict('STEAM_ALREADY_EXIST');
         }
         if (!row) throw badRequest('USER_DOES_NOT_EXIST');
-        return toProfile(row, await rankOfElo(ctx.db, row.elo));
+        return toProfile(row, await rankOfUser(ctx.db, row));
       },
     );
   };
