@@ -41,6 +41,9 @@ const MIGRATION_LOCK_ID = 7_316_001;
 
 export function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that loses its connection (a database restart, a dropped test database) emits
+  // 'error' on the pool; unhandled, that would end the process. The next query reconnects.
+  pool.on('error', (err) => console.warn(`openpug: idle database connection lost: ${err.message}`));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
