@@ -132,7 +132,12 @@ describe('queue', () => {
     await advance(2_000);
     expect(await queueSize()).toBe(1);
     reloaded.disconnect();
-    await expect.poll(async () => (await advance(15_000), queueSize())).toBe(0);
+    await expect
+      .poll(async () => {
+        await advance(15_000);
+        return queueSize();
+      })
+      .toBe(0);
     close([noVoice, noName]);
   });
 

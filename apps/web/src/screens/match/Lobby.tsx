@@ -57,7 +57,6 @@ function EmptySlot() {
 }
 
 export function TeamColumn({ state, team, myId }: { state: MatchState; team: TeamKey; myId: string | null }) {
-  const { t } = useTranslation();
   const players = state[team].players;
   return (
     <Box data-testid={`team-${team}`} sx={{ flex: 1, minWidth: 0 }}>
