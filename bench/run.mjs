@@ -10,6 +10,7 @@ const only = process.argv.slice(2);
 const benches = [
   ['landing-size', ['node', 'bench/landing-size.mjs']],
   ['startup', ['node', 'bench/startup.mjs']],
+  ['chat-chunk', ['node', 'bench/chat-chunk.mjs', 'apps/web/dist']],
   ['queue', ['node', '--import', 'tsx', 'bench/queue-bench.ts']],
   ['matrix-latency', ['node', '--import', 'tsx', 'bench/matrix-latency.ts']],
 ];
