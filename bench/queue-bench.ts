@@ -3,7 +3,8 @@
  * of ten, the clock starts when the 10th player's `join` is sent and stops when the last of the
  * ten PRIVATE_QUEUE_READY arrives; figures are p50 / p99 / max over the 100 groups plus the total
  * time from the first join to the 100th PRIVATE_MATCH_START. The server runs in this process
- * (the real app from source, Socket.IO over loopback with real websocket clients).
+ * (the real app from source); the clients run in a worker thread (bench/queue-clients.mjs), on
+ * the other core, with real websocket connections over loopback.
  *
  *   node --import tsx bench/queue-bench.ts                 PGlite (in memory)
  *   DATABASE_URL=postgres://… node --import tsx bench/queue-bench.ts
@@ -15,8 +16,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { io as ioClient, type Socket } from 'socket.io-client';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
@@ -103,55 +104,18 @@ async function main() {
   for (let i = 0; i < people.length; i += 500)
     await database.db.insert(users).values(people.slice(i, i + 500));
 
-  console.log(`queue-bench: ${kind}, ${people.length} clients connecting…`);
-  const sockets: Socket[] = [];
-  for (let i = 0; i < people.length; i += 50) {
-    const batch = await Promise.all(
-      people.slice(i, i + 50).map(async (p) => {
-        const s = ioClient(url, { path: '/socket', transports: ['websocket'], forceNew: true });
-        const { token } = await tokens.sign(p.id);
-        await new Promise<void>((resolve, reject) => {
-          s.once('connect_error', reject);
-          s.once('authenticated', () => resolve());
-          s.once('connect', () => s.emit('authenticate', { key: token }));
-        });
-        return s;
-      }),
-    );
-    sockets.push(...batch);
-  }
-
-  const latencies: number[] = [];
-  const once = (s: Socket, event: string) =>
-    new Promise<number>((resolve) => s.once(event, () => resolve(performance.now())));
-  const runGroup = async (g: number) => {
-    const group = sockets.slice(g * 10, g * 10 + 10);
-    const ready = group.map((s) => once(s, 'PRIVATE_QUEUE_READY'));
-    for (const s of group.slice(0, 9)) await s.emitWithAck('queue-message', { event: 'join' });
-    const t0 = performance.now();
-    const tenth = group[9].emitWithAck('queue-message', { event: 'join' });
-    const arrivals = await Promise.all(ready);
-    await tenth;
-    latencies.push(Math.max(...arrivals) - t0);
-    const started = group.map((s) => once(s, 'PRIVATE_MATCH_START'));
-    await Promise.all(group.map((s) => s.emitWithAck('queue-message', { event: 'ready' })));
-    await Promise.all(started);
-  };
-
-  const begin = performance.now();
-  if (CONCURRENCY <= 1) {
-    for (let g = 0; g < GROUPS; g++) await runGroup(g);
-  } else {
-    // Groups in flight at once join interleaved, so phases mix players of several groups: then
-    // only the total is meaningful.
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < GROUPS) await runGroup(next++);
-      }),
-    );
-  }
-  const total = performance.now() - begin;
+  console.log(`queue-bench: ${kind}, ${people.length} clients connecting (in a worker thread)…`);
+  const signed = await Promise.all(people.map(async (p) => (await tokens.sign(p.id)).token));
+  const worker = new Worker(new URL('./queue-clients.mjs', import.meta.url), {
+    workerData: { url, tokens: signed, groups: GROUPS, concurrency: CONCURRENCY },
+  });
+  const { latencies, total } = await new Promise<{ latencies: number[]; total: number }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  );
+  await worker.terminate();
   const [{ n }] = (await database.db.execute('SELECT count(*)::int AS n FROM matches')).rows as {
     n: number;
   }[];
@@ -166,7 +130,6 @@ async function main() {
   const ok = pct(sorted, 99) < 50 && Number(n) === GROUPS;
   console.log(`queue-bench: target p99 < 50 ms and ${GROUPS} matches: ${ok ? 'met' : 'NOT met'}`);
 
-  for (const s of sockets) s.disconnect();
   await app.close();
   await database.close();
   await drop();
