@@ -13,7 +13,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -37,6 +36,7 @@ import { setSuccessMessage } from '../../features/app-state';
 import { DropArt, RARITY_COLORS } from '../../features/competition/art';
 import { dayjs } from '../../features/locale/dayjs';
 import { useSession } from '../../features/session';
+import { EmptyTableRow, ListPagination, usePaging } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
 
 /** /admin/drops: the catalogue (create, delete), the awarded drops (redeemed) and the engine. */
@@ -247,8 +247,8 @@ function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => voi
 function Catalogue() {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [page, setPage] = useState(0);
-  const [limit, setLimit] = useState(10);
+  const paging = usePaging(10);
+  const { page, limit } = paging;
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
   const query = useQuery({
@@ -309,28 +309,12 @@ function Catalogue() {
               </TableRow>
             ))}
             {query.isSuccess && query.data.docs.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4}>
-                  <Typography color="text.secondary">{t('competition.admin.noDrops')}</Typography>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={4} text={t('competition.admin.noDrops')} />
             )}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={query.data?.totalDocs ?? 0}
-        page={page}
-        rowsPerPage={limit}
-        rowsPerPageOptions={[10, 25, 50]}
-        onPageChange={(_e, p) => setPage(p)}
-        onRowsPerPageChange={(e) => {
-          setLimit(Number(e.target.value));
-          setPage(0);
-        }}
-        labelRowsPerPage={t('competition.rowsPerPage')}
-      />
+      <ListPagination paging={paging} count={query.data?.totalDocs ?? 0} sizes={[10, 25, 50]} />
       <CreateDropDialog open={creating} onClose={() => setCreating(false)} />
       <Dialog open={deleting !== null} onClose={() => setDeleting(null)}>
         <DialogContent>
@@ -350,8 +334,8 @@ function Catalogue() {
 function Awards() {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [page, setPage] = useState(0);
-  const [limit, setLimit] = useState(10);
+  const paging = usePaging(10);
+  const { page, limit } = paging;
   const query = useQuery({
     queryKey: ['drops', 'awards', page, limit],
     queryFn: ({ signal }) =>
@@ -405,28 +389,12 @@ function Awards() {
               </TableRow>
             ))}
             {query.isSuccess && query.data.docs.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4}>
-                  <Typography color="text.secondary">{t('competition.admin.noAwards')}</Typography>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={4} text={t('competition.admin.noAwards')} />
             )}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={query.data?.totalDocs ?? 0}
-        page={page}
-        rowsPerPage={limit}
-        rowsPerPageOptions={[10, 25, 50]}
-        onPageChange={(_e, p) => setPage(p)}
-        onRowsPerPageChange={(e) => {
-          setLimit(Number(e.target.value));
-          setPage(0);
-        }}
-        labelRowsPerPage={t('competition.rowsPerPage')}
-      />
+      <ListPagination paging={paging} count={query.data?.totalDocs ?? 0} sizes={[10, 25, 50]} />
     </Box>
   );
 }

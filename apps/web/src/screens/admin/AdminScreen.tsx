@@ -7,7 +7,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -19,6 +18,7 @@ import { Link } from 'react-router';
 import { api } from '../../features/api/client';
 import { setSuccessMessage } from '../../features/app-state';
 import { useSession } from '../../features/session';
+import { ListPagination, usePaging } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { UserAvatar } from '../../ui/UserAvatar';
 
@@ -27,8 +27,8 @@ export function AdminScreen() {
   const { t } = useTranslation();
   const me = useSession((s) => s.user);
   const client = useQueryClient();
-  const [page, setPage] = useState(0);
-  const [limit, setLimit] = useState(25);
+  const paging = usePaging(25);
+  const { page, limit, setPage } = paging;
   const [filter, setFilter] = useState('');
   const isAdmin = me?.role === 'ADMIN';
   const query = useQuery({
@@ -128,19 +128,7 @@ export function AdminScreen() {
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={query.data?.totalDocs ?? 0}
-        page={page}
-        rowsPerPage={limit}
-        rowsPerPageOptions={[10, 25, 50, 100]}
-        onPageChange={(_e, p) => setPage(p)}
-        onRowsPerPageChange={(e) => {
-          setLimit(Number(e.target.value));
-          setPage(0);
-        }}
-        labelRowsPerPage={t('competition.rowsPerPage')}
-      />
+      <ListPagination paging={paging} count={query.data?.totalDocs ?? 0} />
     </ScreenPage>
   );
 }

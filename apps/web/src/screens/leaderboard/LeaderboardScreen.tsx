@@ -4,7 +4,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
@@ -16,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../features/api/client';
 import { useSession } from '../../features/session';
+import { EmptyTableRow, ListPagination, usePaging } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { UserAvatar } from '../../ui/UserAvatar';
 
@@ -35,8 +35,8 @@ export function LeaderboardScreen() {
   const me = useSession((s) => s.user?._id);
   const [sort, setSort] = useState<RankingSortField>('rank');
   const [desc, setDesc] = useState(false);
-  const [page, setPage] = useState(0);
-  const [limit, setLimit] = useState(25);
+  const paging = usePaging(25);
+  const { page, limit, setPage } = paging;
   const [filter, setFilter] = useState('');
   const query = useQuery({
     queryKey: ['ranking', sort, desc, page, limit, filter],
@@ -149,34 +149,12 @@ export function LeaderboardScreen() {
               );
             })}
             {query.isSuccess && rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5}>
-                  <Typography color="text.secondary">{t('competition.leaderboard.empty')}</Typography>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={5} text={t('competition.leaderboard.empty')} />
             )}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={query.data?.totalDocs ?? 0}
-        page={page}
-        rowsPerPage={limit}
-        rowsPerPageOptions={[10, 25, 50, 100]}
-        onPageChange={(_e, p) => setPage(p)}
-        onRowsPerPageChange={(e) => {
-          setLimit(Number(e.target.value));
-          setPage(0);
-        }}
-        labelRowsPerPage={t('competition.rowsPerPage')}
-        sx={{
-          '& .MuiTablePagination-toolbar': { px: 0 },
-          '& .MuiTablePagination-selectLabel, & .MuiTablePagination-input': {
-            display: { xs: 'none', sm: 'flex' },
-          },
-        }}
-      />
+      <ListPagination paging={paging} count={query.data?.totalDocs ?? 0} />
     </ScreenPage>
   );
 }
