@@ -7,7 +7,9 @@
 # Installs matrix-synapse with pip into a virtual environment (.cache/synapse-venv, reused when
 # present), writes a config (SQLite, 127.0.0.1:$SYNAPSE_PORT, registration shared secret,
 # registration closed, rate limits relaxed for tests, 10 MiB uploads like the embedded
-# homeserver), starts it in the background, waits for /_matrix/client/versions and prints
+# homeserver, openpug's module scripts/synapse/openpug_synapse.py enabled: only the two players
+# may create their direct-chat alias), starts it in the background, waits for
+# /_matrix/client/versions and prints
 #
 #   export SYNAPSE_URL=http://127.0.0.1:8008
 #   export SYNAPSE_SHARED_SECRET=<secret>
@@ -27,6 +29,8 @@ VERSION="${SYNAPSE_VERSION:-1.163.2}"
 PY="${PYTHON:-python3}"
 SERVER_NAME=localhost
 URL="http://127.0.0.1:$PORT"
+# openpug's Synapse module (openpug_synapse.DirectRoomAliasGuard, enabled under `modules:`).
+export PYTHONPATH="$ROOT/scripts/synapse${PYTHONPATH:+:$PYTHONPATH}"
 
 log() { echo "[synapse] $*" >&2; }
 
@@ -53,7 +57,8 @@ if [[ -f "$DIR/shared_secret" ]] && up; then
 fi
 
 # 1. Install (idempotent: reuses the venv when the pinned version is there).
-if ! "$VENV/bin/python" -c "import synapse, sys; sys.exit(0 if synapse.__version__ == '$VERSION' else 1)" 2>/dev/null; then
+# (The distribution's version: synapse.__version__ gains a git suffix inside a git checkout.)
+if ! "$VENV/bin/python" -c "import importlib.metadata as m, sys; sys.exit(0 if m.version('matrix-synapse') == '$VERSION' else 1)" 2>/dev/null; then
   log "installing matrix-synapse $VERSION into $VENV"
   "$PY" -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade pip >&2
@@ -119,6 +124,9 @@ enable_authenticated_media: true
 max_upload_size: 10M
 presence:
   enabled: false
+modules:
+  - module: openpug_synapse.DirectRoomAliasGuard
+    config: {}
 # Identical /sync requests are not answered from a cache (tests repeat them within seconds).
 caches:
   sync_response_cache_duration: 0

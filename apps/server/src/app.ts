@@ -4,7 +4,7 @@
  */
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -14,7 +14,8 @@ import {
 import type { AppContext } from './context';
 import { EventBus } from './events';
 import { homeserverModule } from './homeserver';
-import { installErrorHandling } from './lib/errors';
+import { frameworkErrors, installErrorHandling } from './lib/errors';
+import { refuseNulCharacters } from './lib/input';
 import { accountsRoutes } from './modules/accounts/routes';
 import { adminModule } from './modules/admin/routes';
 import { installAuthGuard } from './modules/auth/guard';
@@ -42,6 +43,8 @@ export interface BuildOptions {
   /** Logger setting for Fastify; tests pass false. */
   logger?: boolean | object;
   webDist?: string;
+  /** Sees every route as it registers (tests enumerate the whole API with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export type AppInstance = FastifyInstance & { ctx: AppContext };
@@ -60,13 +63,16 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger ?? { level: base.config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: base.config.TRUST_PROXY,
     // Ids in our URLs are short; refuse absurd ones before routing.
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  refuseNulCharacters(app);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const realtime = createRealtime(app.server, { tokens: base.tokens, log: app.log });
   const ctx: AppContext = {

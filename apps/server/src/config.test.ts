@@ -21,6 +21,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
 
+  it('a live game goes stale after 20 minutes without an event; the simulator must be faster', () => {
+    expect(loadConfig({}).MATCH_STALE_TIMEOUT_MS).toBe(20 * 60_000);
+    expect(loadConfig({ MATCH_STALE_TIMEOUT_MS: '0', SIM_ROUND_MS: '99999999' }).MATCH_STALE_TIMEOUT_MS).toBe(
+      0,
+    );
+    expect(() => loadConfig({ MATCH_STALE_TIMEOUT_MS: '20000' })).toThrow(/SIM_ROUND_MS/);
+  });
+
   it('every variable is documented in the README', () => {
     const source = readFileSync(path.join(import.meta.dirname, 'config.ts'), 'utf8');
     const schema = source.slice(source.indexOf('const envSchema'), source.indexOf('export type Env'));

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { type Cs2Server, parseServerPool } from './modules/gameservers/pool';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
@@ -14,6 +15,16 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * Which peers may tell the client's address in X-Forwarded-For (Fastify trustProxy): addresses,
+   * CIDRs or proxy-addr names, comma-separated; or true/false. The default trusts
+   * proxies on loopback and private networks only, so a client on the internet cannot forge its
+   * address (per-IP rate limits).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('loopback,linklocal,uniquelocal')
+    .transform((v): string | boolean => (v === 'true' ? true : v === 'false' ? false : v)),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
@@ -37,9 +48,18 @@ const envSchema = z.object({
   ACCEPT_TIMEOUT_MS: ms.default(30_000),
   /** How long a queued player may be without an open tab (a reload, a flaky network) before leaving the queue. */
   QUEUE_DISCONNECT_GRACE_MS: ms.default(15_000),
+  /** With REDIS_URL: how often one instance sets players whose instance died offline (ms). */
+  PRESENCE_SWEEP_MS: ms.default(60_000),
   PICK_TIMEOUT_MS: ms.default(30_000),
   BAN_TIMEOUT_MS: ms.default(30_000),
   SIM_ROUND_MS: ms.default(20_000),
+  /** How long a match may wait for its game server to go live (players connected, ready) before it is cancelled; 0 = no limit. */
+  MATCH_LIVE_TIMEOUT_MS: ms.default(15 * 60_000),
+  /**
+   * How long a live match may go without a game event (its server crashed or hangs) before it is
+   * cancelled; longer than any round, half-time or technical pause. 0 = no limit.
+   */
+  MATCH_STALE_TIMEOUT_MS: ms.default(20 * 60_000),
   /** Captain pick order for the 8 picks: A = team one (lower-rated captain), B = team two. */
   PICK_ORDER: z
     .string()
@@ -58,8 +78,12 @@ const envSchema = z.object({
   DROP_BASE_CHANCE: z.coerce.number().min(0).max(1).default(0.2),
   /** How often each instance looks for persisted deadlines armed elsewhere (ms). */
   JOBS_POLL_MS: ms.default(1_000),
-  /** Game-server provider: the embedded simulator (default). */
-  GAME_SERVER_PROVIDER: z.enum(['simulator']).default('simulator'),
+  /** Game-server provider: the embedded simulator (default) or CS2 servers running MatchZy. */
+  GAME_SERVER_PROVIDER: z.enum(['simulator', 'matchzy']).default('simulator'),
+  /** The MatchZy provider's CS2 servers: comma-separated `rcon://:password@host:port[?connect=…&gotv=…]`. */
+  CS2_SERVERS: z.string().optional(),
+  /** RCON connect/login and per-command limit (ms). */
+  CS2_RCON_TIMEOUT_MS: ms.default(5_000),
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
   /** Steam OpenID 2.0 provider. Unset: Steam itself, or the dev identity provider when dev tools are on. */
   STEAM_OPENID_URL: z.string().url().optional(),
@@ -98,6 +122,8 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'DEV_TOOLS' | 'ADMIN_EM
   PUBLIC_URL: string;
   DEV_TOOLS: boolean;
   ADMIN_EMAILS: string[];
+  /** CS2_SERVERS parsed (empty unless set). */
+  cs2Servers: Cs2Server[];
   /** Absolute data directory. */
   dataDir: string;
 }
@@ -114,6 +140,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
+  let cs2Servers: Cs2Server[];
+  try {
+    cs2Servers = parseServerPool(e.CS2_SERVERS ?? '');
+  } catch (err) {
+    throw new ConfigError(`Invalid environment variable CS2_SERVERS: ${(err as Error).message}`);
+  }
+  if (e.GAME_SERVER_PROVIDER === 'matchzy' && cs2Servers.length === 0)
+    throw new ConfigError('GAME_SERVER_PROVIDER=matchzy needs CS2_SERVERS (at least one server)');
+  // The simulator sends an event every SIM_ROUND_MS: at that pace or slower its games would be stale.
+  if (
+    e.GAME_SERVER_PROVIDER === 'simulator' &&
+    e.MATCH_STALE_TIMEOUT_MS > 0 &&
+    e.SIM_ROUND_MS >= e.MATCH_STALE_TIMEOUT_MS
+  )
+    throw new ConfigError('SIM_ROUND_MS must be shorter than MATCH_STALE_TIMEOUT_MS (or set it to 0)');
   return {
     ...e,
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
@@ -122,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ADMIN_EMAILS: e.ADMIN_EMAILS.split(',')
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
+    cs2Servers,
     dataDir: path.resolve(e.DATA_DIR),
   };
 }

@@ -6,14 +6,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { CreateDropInput } from '@openpug/shared';
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { type Socket as ClientSocket, io as ioClient } from 'socket.io-client';
 import { inject } from 'vitest';
-import { type AppInstance, buildApp } from '../src/app';
+import { type AppInstance, type BuildOptions, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import type { Clock } from '../src/context';
 import { type Database, openPglite, openPostgres } from '../src/db/client';
-import { users } from '../src/db/schema';
+import { matches, matchPlayers, users } from '../src/db/schema';
 import { createTokens } from '../src/modules/auth/tokens';
 
 export const usingPostgres = () => process.env.TEST_DB === 'postgres';
@@ -94,7 +96,13 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; database?: TestDatabase; webDist?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    database?: TestDatabase;
+    webDist?: string;
+    onRoute?: BuildOptions['onRoute'];
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
   const clock = options.clock ?? { now: () => Date.now() };
@@ -107,7 +115,7 @@ export async function createTestApp(
       clock,
       version: '1.2.3',
     },
-    { logger: false, webDist: options.webDist ?? '/nonexistent-web-dist' },
+    { logger: false, webDist: options.webDist ?? '/nonexistent-web-dist', onRoute: options.onRoute },
   );
   const harness: TestApp = {
     app,
@@ -150,6 +158,69 @@ export async function createTestUser(
   await app.ctx.db.insert(users).values(row);
   const { token } = await app.ctx.tokens.sign(id);
   return { id, name: row.name ?? '', email: row.email ?? '', token };
+}
+
+/** Inserts a match in `status` with `players` alternating between the teams; returns its id. */
+export async function seedMatch(
+  app: AppInstance,
+  status: 'active' | 'finished',
+  players: TestUser[],
+): Promise<string> {
+  const id = randomUUID();
+  await app.ctx.db.insert(matches).values({
+    id,
+    status,
+    createdAt: app.ctx.clock.now(),
+    teamOneName: 'team_a',
+    teamTwoName: 'team_b',
+    pickOrder: 'ABBAABBA',
+    mapPool: [],
+  });
+  await app.ctx.db.insert(matchPlayers).values(
+    players.map(
+      (p, i) =>
+        ({
+          matchId: id,
+          userId: p.id,
+          team: i % 2 ? 'teamTwo' : 'teamOne',
+          name: p.name,
+          elo: 200,
+        }) as const,
+    ),
+  );
+  return id;
+}
+
+/**
+ * Unlocks a banner or sound for `player` the way players get one: an admin adds a one-copy drop
+ * that unlocks it, and a forced roll (dev tools) awards it to the only player of a live match.
+ * The match is finished afterwards so later rolls cannot pick the player again.
+ */
+export async function unlockByDrop(
+  app: AppInstance,
+  player: TestUser,
+  unlocks: Pick<CreateDropInput, 'unlocksBanner' | 'unlocksSound'>,
+): Promise<void> {
+  const admin = await createTestUser(app, { role: 'ADMIN' });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/drops/',
+    headers: bearer(admin.token),
+    payload: { name: 'Unlock', image: 'crate', rarity: 'common', amount: 1, ...unlocks },
+  });
+  if (created.statusCode !== 201) throw new Error(`creating the drop failed: ${created.body}`);
+  const matchId = await seedMatch(app, 'active', [player]);
+  const rolled = await app.inject({
+    method: 'POST',
+    url: '/api/drops/engine/roll',
+    headers: bearer(admin.token),
+    payload: { force: true },
+  });
+  await app.ctx.db.update(matches).set({ status: 'finished' }).where(eq(matches.id, matchId));
+  const award = rolled.json().award as { ownerId: string; dropId: string } | null;
+  // Another live match or catalogue item in the same app could take the roll; fail loudly then.
+  if (award?.ownerId !== player.id || award.dropId !== created.json()._id)
+    throw new Error(`the roll did not award the drop to the player: ${rolled.body}`);
 }
 
 /** Authorization header for app.inject. */

@@ -40,6 +40,23 @@ export function directRoomAliasLocalpart(a: string, b: string): string {
 export const directRoomAlias = (a: string, b: string, serverName: string) =>
   `#${directRoomAliasLocalpart(a, b)}:${serverName}`;
 
+/** A product user id: crypto.randomUUID(), lower-case hex in 8-4-4-4-12 groups. */
+const PRODUCT_USER_ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const DIRECT_LOCALPART = new RegExp(`^(${PRODUCT_USER_ID})_(${PRODUCT_USER_ID})$`, 'i');
+
+/**
+ * The two product user ids named by an alias local part of the direct-chat shape (`<id>_<id>`,
+ * in any order and letter case, ids returned lower-case), else null. Such an alias may only be
+ * created by one of the two users (SPEC §3): otherwise a third user could claim it first and
+ * read the "direct" chat or block it. The chat servers enforce this (embedded homeserver, and
+ * scripts/synapse/openpug_synapse.py mirrors it for Synapse) and the web client checks the
+ * room's creator after joining by alias.
+ */
+export function parseDirectRoomAliasLocalpart(localpart: string): [string, string] | null {
+  const m = DIRECT_LOCALPART.exec(localpart);
+  return m ? [m[1].toLowerCase(), m[2].toLowerCase()] : null;
+}
+
 /** Match rooms: one per match, players only (spectators are not members). */
 export const matchRoomAliasLocalpart = (matchId: string) => `match_${matchId}`;
 

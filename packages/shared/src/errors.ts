@@ -33,6 +33,7 @@ export const ERROR_TEXTS = {
     TOO_MANY_REQUESTS: 'Too many requests, please wait a moment',
     NOT_AUTHENTICATED: 'Please log in first',
     BANNER_NOT_UNLOCKED: 'This banner is not unlocked yet',
+    SOUND_NOT_UNLOCKED: 'This sound is not unlocked yet',
     TEAMSPEAK_ALREADY_LINKED: 'This TeamSpeak identity is already linked to another account',
     // Reaching players (issue 8).
     PHONE_IS_NOT_VALID: 'Enter the number in international format, e.g. +491701234567',
@@ -40,6 +41,7 @@ export const ERROR_TEXTS = {
     DISCORD_ALREADY_LINKED: 'This Discord account is already linked to another account',
     // Queue and match (issue 5).
     VOICE_NOT_LINKED: 'Link your TeamSpeak identity before queueing',
+    STEAM_NOT_LINKED: 'Link your Steam account before queueing',
     NAME_REQUIRED: 'Choose a profile name before queueing',
     ALREADY_IN_QUEUE: 'You are already in the queue',
     ALREADY_IN_MATCH: 'You are already playing a match',
@@ -89,12 +91,14 @@ export const ERROR_TEXTS = {
     TOO_MANY_REQUESTS: 'Zu viele Anfragen, bitte warte einen Moment',
     NOT_AUTHENTICATED: 'Bitte melde dich zuerst an',
     BANNER_NOT_UNLOCKED: 'Dieses Banner ist noch nicht freigeschaltet',
+    SOUND_NOT_UNLOCKED: 'Dieser Sound ist noch nicht freigeschaltet',
     TEAMSPEAK_ALREADY_LINKED: 'Diese TeamSpeak-Identität ist bereits mit einem anderen Konto verknüpft',
     // Reaching players (issue 8).
     PHONE_IS_NOT_VALID: 'Gib die Nummer im internationalen Format ein, z. B. +491701234567',
     WHATSAPP_NOT_LINKED: 'Verknüpfe zuerst eine WhatsApp-Nummer',
     DISCORD_ALREADY_LINKED: 'Dieses Discord-Konto ist bereits mit einem anderen Konto verknüpft',
     VOICE_NOT_LINKED: 'Verknüpfe zuerst deine TeamSpeak-Identität',
+    STEAM_NOT_LINKED: 'Verknüpfe zuerst dein Steam-Konto',
     NAME_REQUIRED: 'Wähle zuerst einen Profilnamen',
     ALREADY_IN_QUEUE: 'Du bist bereits in der Warteschlange',
     ALREADY_IN_MATCH: 'Du spielst bereits ein Match',

@@ -15,6 +15,14 @@ export const LIVE_MATCH_STATUSES = [
   'active',
 ] as const satisfies readonly MatchStatus[];
 
+/**
+ * Why a match was cancelled (MATCH_CANCELLED, MATCH_STATE.cancelReason): no game server took it or
+ * its server failed (never went live, went silent), or an admin ended it. The web has a text each.
+ */
+export const matchCancelReasons = ['SERVER_UNAVAILABLE', 'ADMIN_CANCELLED'] as const;
+export const matchCancelReasonSchema = z.enum(matchCancelReasons);
+export type MatchCancelReason = z.infer<typeof matchCancelReasonSchema>;
+
 export const teamKeys = ['teamOne', 'teamTwo'] as const;
 export const teamKeySchema = z.enum(teamKeys);
 export type TeamKey = z.infer<typeof teamKeySchema>;
@@ -76,6 +84,8 @@ export const matchStateSchema = z.object({
   score: scoreSchema,
   stats: z.array(playerStatsSchema),
   winner: z.enum(['teamOne', 'teamTwo', 'draw']).nullable(),
+  /** Set once the match is cancelled. */
+  cancelReason: matchCancelReasonSchema.nullable(),
 });
 export type MatchState = z.infer<typeof matchStateSchema>;
 
@@ -116,7 +126,7 @@ export type MatchChangeStatusPayload = { matchId: string; status: MatchStatus };
 export type MatchSetCountdownPayload = { matchId: string; deadline: number | null; turn: TeamKey | null };
 export type MatchServerAvailablePayload = { matchId: string; gotv: string; connect?: string };
 export type MatchScoreUpdatePayload = { matchId: string; score: Score; round: number; stats: PlayerStats[] };
-export type MatchCancelledPayload = { matchId: string; reason: string };
+export type MatchCancelledPayload = { matchId: string; reason: MatchCancelReason };
 
 declare module './socket' {
   interface ServerToClientEvents {

@@ -2,7 +2,7 @@
  * Receipts, read markers, account data (global m.direct, room m.tag and m.fully_read) and
  * unread notification counts. Each write takes a stream position so /sync delivers it.
  */
-import { and, count, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Homeserver } from './context';
 import { MatrixError, mxForbidden, mxNotFound } from './errors';
 import { eventById, type Json, membershipOf, membersOf } from './events';
@@ -146,6 +146,8 @@ export async function unreadCount(hs: Homeserver, roomId: string, userId: string
         gt(mxEvents.stream, from),
         ne(mxEvents.sender, userId),
         inArray(mxEvents.type, ['m.room.message', 'm.room.encrypted']),
+        // A redacted message no longer counts.
+        isNull(mxEvents.redactedBecause),
         // .m.rule.suppress_notices: notices never notify.
         sql`coalesce(${mxEvents.content}->>'msgtype', '') <> 'm.notice'`,
       ),

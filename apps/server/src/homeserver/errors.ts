@@ -41,6 +41,9 @@ export function installMatrixErrors(app: FastifyInstance): void {
         return reply.status(413).send({ errcode: 'M_TOO_LARGE', error: 'Request too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return reply.status(400).send({ errcode: 'M_NOT_JSON', error: 'Content not JSON.' });
+      // A NUL character (refused app-wide before any handler, see lib/input.ts).
+      case 'NUL_CHARACTER':
+        return reply.status(400).send({ errcode: 'M_BAD_JSON', error: err.message });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500)

@@ -19,16 +19,29 @@ export interface EventDraft {
   content: Json;
   txnId?: string;
   txnDevice?: string;
+  /** m.room.redaction: the event it redacts. */
+  redacts?: string;
 }
 
 export const newEventId = () => `$${randomBytes(32).toString('base64url')}`;
 export const newRoomId = (hs: Homeserver) => `!${randomBytes(12).toString('base64url')}:${hs.serverName}`;
 
-/** Client-Server format; `unsigned.transaction_id` only for the device that sent it. */
+/**
+ * Client-Server format; `unsigned.transaction_id` only for the device that sent it, and
+ * `unsigned.redacted_because` once redacted (`redacts` is not among the keys the room version 10
+ * redaction algorithm keeps, so a redacted redaction loses it).
+ */
 export function clientEvent(hs: Homeserver, e: EventRow, viewer?: { userId: string; deviceId: string }) {
-  const unsigned: Json = { age: Math.max(0, hs.now() - e.ts) };
+  const age = (ts: number) => Math.max(0, hs.now() - ts);
+  const unsigned: Json = { age: age(e.ts) };
   if (e.txnId && viewer && viewer.userId === e.sender && viewer.deviceId === e.txnDevice) {
     unsigned.transaction_id = e.txnId;
+  }
+  if (e.redactedBecause) {
+    unsigned.redacted_because = {
+      ...e.redactedBecause,
+      unsigned: { age: age(Number(e.redactedBecause.origin_server_ts)) },
+    };
   }
   return {
     event_id: e.eventId,
@@ -38,8 +51,35 @@ export function clientEvent(hs: Homeserver, e: EventRow, viewer?: { userId: stri
     content: e.content,
     origin_server_ts: e.ts,
     ...(e.stateKey !== null ? { state_key: e.stateKey } : {}),
+    ...(e.redacts !== null && !e.redactedBecause ? { redacts: e.redacts } : {}),
     unsigned,
   };
+}
+
+/**
+ * Content keys the redaction algorithm keeps, by event type, for room version 10 (the version of
+ * every room here): everything else in `content` is removed.
+ */
+const REDACTION_KEEPS: Record<string, readonly string[]> = {
+  'm.room.member': ['membership', 'join_authorised_via_users_server'],
+  'm.room.create': ['creator'],
+  'm.room.join_rules': ['join_rule', 'allow'],
+  'm.room.power_levels': [
+    'ban',
+    'events',
+    'events_default',
+    'kick',
+    'redact',
+    'state_default',
+    'users',
+    'users_default',
+  ],
+  'm.room.history_visibility': ['history_visibility'],
+};
+
+export function redactedContent(type: string, content: Json): Json {
+  const keep = REDACTION_KEEPS[type] ?? [];
+  return Object.fromEntries(Object.entries(content).filter(([k]) => keep.includes(k)));
 }
 
 /** Stripped state for invites. */
@@ -77,8 +117,11 @@ export async function appendEvents(
           ts: hs.now(),
           txnId: d.txnId ?? null,
           txnDevice: d.txnDevice ?? null,
+          redacts: d.redacts ?? null,
+          redactedBecause: null,
         };
         await tx.insert(mxEvents).values(row);
+        if (d.type === 'm.room.redaction' && d.redacts) await redact(tx, row, d.redacts);
         if (d.stateKey !== undefined) {
           const membership = d.type === 'm.room.member' ? String(d.content.membership ?? '') : null;
           await tx
@@ -105,6 +148,34 @@ export async function appendEvents(
   for (const r of rows) if (r.type === 'm.room.member' && r.stateKey) audience.push(r.stateKey);
   hs.notifier.notify(audience);
   return rows;
+}
+
+/**
+ * Applies a redaction to its target in the same room (once: a later redaction of the same event
+ * changes nothing): the content is cut down for good and the redaction recorded for
+ * unsigned.redacted_because. A target not (yet) known is left alone, as Synapse does.
+ */
+async function redact(tx: Tx, redaction: EventRow, targetId: string): Promise<void> {
+  const [target] = await tx
+    .select()
+    .from(mxEvents)
+    .where(and(eq(mxEvents.eventId, targetId), eq(mxEvents.roomId, redaction.roomId)));
+  if (!target || target.redactedBecause) return;
+  await tx
+    .update(mxEvents)
+    .set({
+      content: redactedContent(target.type, target.content),
+      redactedBecause: {
+        event_id: redaction.eventId,
+        room_id: redaction.roomId,
+        type: redaction.type,
+        sender: redaction.sender,
+        content: redaction.content,
+        redacts: targetId,
+        origin_server_ts: redaction.ts,
+      },
+    })
+    .where(eq(mxEvents.eventId, targetId));
 }
 
 export async function membersOf(hs: Homeserver, roomId: string, memberships: string[]): Promise<string[]> {

@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
+import { nestsDeeperThan } from '../lib/input';
 import type { Homeserver } from './context';
 import { installMatrixErrors, MatrixError, mxUnrecognized } from './errors';
 import { adminRoutes, authRoutes } from './routes/auth';
@@ -52,17 +53,27 @@ function cors(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Deepest nesting a body may have. Real Matrix content nests a few levels; thousands of levels
+ * overflowed the stack of the recursive JSON code (canonical JSON, hashing) as a 500.
+ */
+const MAX_BODY_DEPTH = 64;
+
 /** Matrix bodies are JSON whatever the content type says; an empty body is `{}`. */
 function jsonBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, text, done) => {
     const s = String(text);
     if (s.trim() === '') return done(null, {});
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(s));
+      parsed = JSON.parse(s);
     } catch {
-      done(new MatrixError(400, 'M_NOT_JSON', 'Content not JSON.'), undefined);
+      return done(new MatrixError(400, 'M_NOT_JSON', 'Content not JSON.'), undefined);
     }
+    if (nestsDeeperThan(parsed, MAX_BODY_DEPTH))
+      return done(new MatrixError(400, 'M_BAD_JSON', 'Content is nested too deeply.'), undefined);
+    done(null, parsed);
   });
 }
 

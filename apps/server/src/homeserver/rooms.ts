@@ -1,9 +1,10 @@
 /**
  * Room operations with their authorisation rules: create (presets, alias, invites, is_direct),
- * join by id or alias, invite, leave, send (transaction-id idempotent), state, aliases and
+ * join by id or alias, invite, leave, send and redact (transaction-id idempotent), state, aliases and
  * visibility of history. Nobody reads or writes a room they are not in; power levels decide who
  * may send which event or state and who may invite.
  */
+import { matrixUserId, parseDirectRoomAliasLocalpart } from '@openpug/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Homeserver } from './context';
 import { MatrixError, mxBadJson, mxForbidden, mxInvalidParam, mxNotFound } from './errors';
@@ -11,6 +12,7 @@ import {
   appendEvents,
   type EventDraft,
   type EventRow,
+  eventById,
   eventByTxn,
   type Json,
   membershipOf,
@@ -26,6 +28,18 @@ export function validAlias(hs: Homeserver, alias: string): boolean {
   const m = /^#([^:#\s]+):(.+)$/.exec(alias);
   return !!m && m[2] === hs.serverName && alias.length <= 255;
 }
+
+/**
+ * A direct-chat alias (`#<id>_<id>`, SPEC §3) may only be created by one of the two users it
+ * names: else a third user could claim it first and read the "direct" chat, or block it. Synapse
+ * runs the same rule in scripts/synapse/openpug_synapse.py; both answer 403 M_FORBIDDEN.
+ */
+function mayCreateAlias(hs: Homeserver, userId: string, alias: string): boolean {
+  const peers = parseDirectRoomAliasLocalpart(alias.slice(1, alias.indexOf(':')));
+  return !peers || peers.some((id) => matrixUserId(id, hs.serverName) === userId);
+}
+
+const mxAliasForbidden = () => mxForbidden('This user is not permitted to create this alias');
 
 export async function resolveAlias(hs: Homeserver, alias: string): Promise<string | null> {
   const [row] = await hs.db.select().from(mxAliases).where(eq(mxAliases.alias, alias));
@@ -101,6 +115,12 @@ export async function createRoom(hs: Homeserver, session: Session, body: CreateR
       throw mxInvalidParam('Invalid characters in room alias');
     }
     alias = `#${body.room_alias_name}:${hs.serverName}`;
+    // Synapse answers a taken alias before it asks whether this user may create it.
+    if (!mayCreateAlias(hs, me, alias)) {
+      if (await resolveAlias(hs, alias))
+        throw new MatrixError(400, 'M_ROOM_IN_USE', 'Room alias already taken');
+      throw mxAliasForbidden();
+    }
   }
   const initialState = body.initial_state ?? [];
   if (
@@ -304,6 +324,50 @@ export async function sendMessage(
   return row.eventId;
 }
 
+/**
+ * Redacts an event (transaction-id idempotent like send), with Synapse's rules: members may
+ * redact their own events; others' need the `redact` power level (50 unless set), which also
+ * allows redacting an event this server does not know. The create event is never redacted.
+ */
+export async function redactEvent(
+  hs: Homeserver,
+  session: Session,
+  roomId: string,
+  eventId: string,
+  content: Json,
+  txnId: string,
+): Promise<string> {
+  const me = session.userId;
+  await requireJoined(hs, roomId, me);
+  const previous = await eventByTxn(hs, roomId, me, session.deviceId, txnId);
+  if (previous) return previous.eventId;
+  const target = await eventById(hs, eventId);
+  if (target && target.roomId !== roomId)
+    throw new MatrixError(400, 'M_UNKNOWN', 'Cannot redact event from a different room');
+  if (target?.type === 'm.room.create') throw mxForbidden('Redacting create events is not permitted');
+  const pl = await powerLevels(hs, roomId);
+  const level = userLevel(pl, me);
+  if (level < requiredLevel(pl, 'm.room.redaction', false))
+    throw mxForbidden('You may not send m.room.redaction here');
+  if (level < Number(pl.redact ?? 50)) {
+    if (!target) throw mxNotFound(`Could not find event ${eventId}`);
+    if (target.sender !== me) throw mxForbidden("You don't have permission to redact events");
+  }
+  // Room version 10: `redacts` is a top-level key, not part of the content.
+  const { redacts: _, ...rest } = content;
+  const [row] = await appendEvents(hs, roomId, [
+    {
+      type: 'm.room.redaction',
+      sender: me,
+      content: rest,
+      redacts: eventId,
+      txnId,
+      txnDevice: session.deviceId,
+    },
+  ]);
+  return row.eventId;
+}
+
 export async function setState(
   hs: Homeserver,
   session: Session,
@@ -347,6 +411,7 @@ export async function putAlias(hs: Homeserver, session: Session, alias: string, 
   if (!validAlias(hs, alias)) throw mxInvalidParam('Invalid alias');
   if (!(await roomExists(hs, roomId))) throw mxNotFound('Room not found');
   await requireJoined(hs, roomId, session.userId);
+  if (!mayCreateAlias(hs, session.userId, alias)) throw mxAliasForbidden();
   const claimed = await hs.db
     .insert(mxAliases)
     .values({ alias, roomId, creator: session.userId })

@@ -72,6 +72,13 @@ export const mxEvents = pgTable(
     /** Transaction id and the device that sent it: idempotency and unsigned.transaction_id. */
     txnId: text('txn_id'),
     txnDevice: text('txn_device'),
+    /** m.room.redaction: the event it redacts (a top-level key in room version 10). */
+    redacts: text('redacts'),
+    /**
+     * Set once the event is redacted: the redaction event (served as unsigned.redacted_because);
+     * `content` then holds only what the redaction algorithm keeps, the rest is gone.
+     */
+    redactedBecause: jsonb('redacted_because').$type<Json>(),
   },
   (t) => [
     index('mx_events_room_stream_idx').on(t.roomId, t.stream),

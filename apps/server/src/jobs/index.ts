@@ -22,5 +22,14 @@ export function logOf(ctx: AppContext): { error(obj: object, msg: string): void 
   return { error: (obj, msg) => console.error(`openpug: ${msg}`, obj) };
 }
 
+/**
+ * A job key `<matchId>:<n>` (a pick, a ban, a simulator step, a load attempt) → its parts; match
+ * ids are uuids without colons.
+ */
+export function splitIndexedKey(key: string): [string, number] {
+  const i = key.lastIndexOf(':');
+  return [key.slice(0, i), Number(key.slice(i + 1))];
+}
+
 export { Scheduler } from './scheduler';
 export { After, inTransaction } from './tx';

@@ -49,6 +49,29 @@ describe('persisted deadlines', () => {
     await second.stop();
   });
 
+  it('reschedule pushes a deadline out, and makes a fired one pending again', async () => {
+    const clock = manualClock();
+    const s = new Scheduler(database.db, clock, quiet, 0);
+    const fired: number[] = [];
+    s.handle('watch', async () => void fired.push(clock.now()));
+    const start = clock.now();
+    await inTransaction(database.db, (tx, after) => s.reschedule(tx, after, 'watch', 'w', start + 1000));
+    clock.advance(900);
+    await inTransaction(database.db, (tx, after) => s.reschedule(tx, after, 'watch', 'w', start + 1900));
+    clock.advance(100); // the first deadline: no longer due
+    expect(await s.runDue()).toBe(0);
+    clock.advance(900);
+    expect(await s.runDue()).toBe(1);
+    expect(fired).toEqual([start + 1900]);
+    // Fired, then a new sign of life: pending again, due once more at its new time.
+    await inTransaction(database.db, (tx, after) => s.reschedule(tx, after, 'watch', 'w', start + 3000));
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.id, 'watch:w'));
+    expect([row.dueAt, row.firedAt, row.claimedBy]).toEqual([start + 3000, null, null]);
+    clock.advance(1100);
+    expect(await s.runDue()).toBe(1);
+    expect(fired).toEqual([start + 1900, start + 3000]);
+  });
+
   it('a failing handler rolls back its claim, so the job stays pending', async () => {
     const clock = manualClock();
     const s = new Scheduler(database.db, clock, quiet, 0);

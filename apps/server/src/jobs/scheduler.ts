@@ -54,6 +54,21 @@ export class Scheduler {
     return id;
   }
 
+  /**
+   * Moves the deadline to `dueAt` and makes it pending again, whether it was pending, fired or
+   * cancelled (a watchdog that every sign of life pushes out). A timer armed for the old time finds
+   * the job not due and leaves it.
+   */
+  async reschedule(tx: Db, after: After, kind: string, key: string, dueAt: number): Promise<string> {
+    const id = `${kind}:${key}`;
+    await tx
+      .insert(jobs)
+      .values({ id, kind, key, dueAt })
+      .onConflictDoUpdate({ target: jobs.id, set: { dueAt, firedAt: null, claimedBy: null } });
+    after.add(() => this.arm(id, dueAt));
+    return id;
+  }
+
   /** Marks a pending job as done without running it (its turn was taken in time). */
   async cancel(tx: Db, after: After, kind: string, key: string): Promise<void> {
     const id = `${kind}:${key}`;

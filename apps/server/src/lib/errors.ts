@@ -3,7 +3,7 @@
  * and a fitting status. Never a stack trace, never a 500 for bad input.
  */
 import { ERROR_KEYS, type ErrorKey, errorBody } from '@openpug/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 
@@ -35,6 +35,14 @@ export function keyOfZodIssues(issues: readonly z.core.$ZodIssue[]): ErrorKey {
   if (knownKeys.has(first.message)) return first.message as ErrorKey;
   if (first.code === 'invalid_type' && /received undefined/.test(first.message)) return 'MISSING';
   return 'INVALID_INPUT';
+}
+
+/**
+ * Refusals of the router itself, before any route or error handler runs (a path parameter longer
+ * than maxParamLength, a URL that does not decode): Fastify's own body would carry no key.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void reply.status(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400).send(errorBody('INVALID_INPUT'));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -5,7 +5,8 @@
  *
  * Features register handlers with `on(event, schema, handler)`: the payload is validated with the
  * shared zod schema; a refusal is answered through the ack callback (or a SOCKET_ERROR event) with
- * a catalogue key, and the handler never runs.
+ * a catalogue key, and the handler never runs. A payload with a NUL character (which the database
+ * cannot store) is refused the same way.
  */
 import type { Server as HttpServer } from 'node:http';
 import {
@@ -19,6 +20,7 @@ import {
 import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
 import { AppError, keyOfZodIssues } from '../lib/errors';
+import { containsNul } from '../lib/input';
 import type { Tokens } from '../modules/auth/tokens';
 
 export interface SocketData {
@@ -55,6 +57,8 @@ export interface Realtime {
   onSignedOut(fn: (socket: AppSocket, userId: string) => void | Promise<void>): void;
   /** Number of this user's authenticated sockets across all instances. */
   socketCount(userId: string): Promise<number>;
+  /** Users with at least one authenticated socket on any instance. */
+  connectedUserIds(): Promise<Set<string>>;
   close(): Promise<void>;
 }
 
@@ -144,6 +148,7 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
             else (socket as unknown as Socket).emit('SOCKET_ERROR', { event, msg });
           };
           if (needsAuth && !socket.data.userId) return refuse('UNAUTHORIZED');
+          if (containsNul(args[0])) return refuse('INVALID_INPUT');
           const parsed = schema.safeParse(args[0]);
           if (!parsed.success) return refuse(keyOfZodIssues(parsed.error.issues));
           try {
@@ -174,6 +179,11 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
     },
     async socketCount(userId) {
       return (await io.in(userRoom(userId)).fetchSockets()).length;
+    },
+    async connectedUserIds() {
+      const ids = new Set<string>();
+      for (const socket of await io.fetchSockets()) if (socket.data.userId) ids.add(socket.data.userId);
+      return ids;
     },
     async close() {
       // Not io.close(): that would also close the HTTP server, which Fastify owns.

@@ -2,8 +2,8 @@
 /**
  * matrix-js-sdk (43, with a Promise.withResolvers polyfill for Node 20) drives each homeserver
  * through the product's chat scenarios (SPEC §4 Chat, §7): DM by alias with create-and-invite
- * fallback, auto-join of invites, the six message types, replies, upload and thumbnail, typing,
- * receipts and unread counts, tags and scrollback.
+ * fallback, auto-join of invites, the six message types, replies, redactions, upload and
+ * thumbnail, typing, receipts and unread counts, tags and scrollback.
  */
 import './polyfill';
 import { directRoomAliasLocalpart } from '@openpug/shared';
@@ -11,6 +11,7 @@ import * as sdk from 'matrix-js-sdk';
 import { logger } from 'matrix-js-sdk/lib/logger.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventDisplay } from '../../../web/src/features/chat/rules';
 import { type MatrixUser, registerUser, serverOf, type Target, targets, testPng } from './targets';
 
 (logger as unknown as { disableAll(): void }).disableAll();
@@ -184,6 +185,27 @@ describe.each(targets())('matrix-js-sdk against $name', (spec) => {
     expect(await typing).toEqual([a.userId]);
     await ca.sendTyping(dm, false, 0);
     await waitFor(() => cb.getRoom(dm)?.getMember(a.userId)?.typing === false);
+  });
+
+  it('a redacted message is shown as deleted, live and to a client that loads it later', async () => {
+    const { event_id } = await ca.sendMessage(dm, { msgtype: sdk.MsgType.Text, body: 'take this back' });
+    await waitFor(() => cb.getRoom(dm)?.findEventById(event_id));
+    await ca.redactEvent(dm, event_id, undefined, { reason: 'oops' });
+    const live = await waitFor(() => {
+      const e = cb.getRoom(dm)?.findEventById(event_id);
+      return e?.isRedacted() ? e : undefined;
+    });
+    // What the chat screen (ChatRoom.tsx) decides to render for it.
+    expect(eventDisplay(live.getType(), live.getContent())).toEqual({ kind: 'deleted' });
+    const fresh = await startClient(t, b);
+    try {
+      const loaded = await waitFor(() => fresh.getRoom(dm)?.findEventById(event_id));
+      expect(loaded.isRedacted()).toBe(true);
+      expect(loaded.getUnsigned().redacted_because?.content).toMatchObject({ reason: 'oops' });
+      expect(eventDisplay(loaded.getType(), loaded.getContent())).toEqual({ kind: 'deleted' });
+    } finally {
+      fresh.stopClient();
+    }
   });
 
   it('counts unread messages and clears them with a read receipt the sender sees', async () => {

@@ -4,9 +4,20 @@
  * spec's sections. Runs against the embedded homeserver always and against Synapse when
  * SYNAPSE_URL + SYNAPSE_SHARED_SECRET are set: both must answer the same way.
  */
+import { directRoomAliasLocalpart } from '@openpug/shared';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, enc, type MatrixUser, registerUser, serverOf, type Target, targets, testPng } from './targets';
+import {
+  call,
+  enc,
+  type MatrixUser,
+  registerProductUser,
+  registerUser,
+  serverOf,
+  type Target,
+  targets,
+  testPng,
+} from './targets';
 
 const MiB = 1024 * 1024;
 
@@ -277,6 +288,73 @@ describe.each(targets())('Matrix C-S API on $name', (spec) => {
       const me = events.find((e: any) => e.type === 'm.room.member' && e.state_key === bob.userId);
       expect(me.content).toMatchObject({ membership: 'invite', is_direct: true });
     });
+
+    it("only the two players may claim their direct-chat alias (openpug's rule, SPEC §3)", async () => {
+      const [a, b, c] = await Promise.all([
+        registerProductUser(t),
+        registerProductUser(t),
+        registerProductUser(t),
+      ]);
+      const idOf = (u: MatrixUser) => u.userId.slice(1, u.userId.indexOf(':'));
+      const localpart = directRoomAliasLocalpart(idOf(a), idOf(b));
+      const alias = `#${localpart}:${serverOf(a.userId)}`;
+      const reversedLocalpart = localpart.split('_').reverse().join('_');
+      const joinedRooms = async (u: MatrixUser) =>
+        (await get('/_matrix/client/v3/joined_rooms', u.accessToken)).json.joined_rooms as string[];
+      const forbidden = (r: { status: number; json: any }) => {
+        expect(r.status, JSON.stringify(r.json)).toBe(403);
+        expect(r.json.errcode).toBe('M_FORBIDDEN');
+      };
+
+      // A third user can claim it neither with createRoom (no room is made) nor in the directory,
+      // whatever the order or letter case of the ids.
+      forbidden(
+        await post(
+          '/_matrix/client/v3/createRoom',
+          { preset: 'public_chat', room_alias_name: localpart },
+          c.accessToken,
+        ),
+      );
+      forbidden(
+        await post(
+          '/_matrix/client/v3/createRoom',
+          { room_alias_name: reversedLocalpart.toUpperCase() },
+          c.accessToken,
+        ),
+      );
+      expect(await joinedRooms(c)).toEqual([]);
+      const squat = await createRoom(c.accessToken, { preset: 'public_chat' });
+      forbidden(
+        await put(`/_matrix/client/v3/directory/room/${enc(alias)}`, { room_id: squat }, c.accessToken),
+      );
+      expect((await get(`/_matrix/client/v3/directory/room/${enc(alias)}`, a.accessToken)).status).toBe(404);
+
+      // One of the two players can, with createRoom or in the directory.
+      const dm = await createRoom(a.accessToken, {
+        preset: 'private_chat',
+        room_alias_name: localpart,
+        is_direct: true,
+        invite: [b.userId],
+      });
+      expect((await get(`/_matrix/client/v3/directory/room/${enc(alias)}`, c.accessToken)).json.room_id).toBe(
+        dm,
+      );
+      expect((await post(`/_matrix/client/v3/join/${enc(alias)}`, {}, b.accessToken)).json.room_id).toBe(dm);
+      const reversed = `#${reversedLocalpart}:${serverOf(a.userId)}`;
+      expect(
+        (await put(`/_matrix/client/v3/directory/room/${enc(reversed)}`, { room_id: dm }, b.accessToken))
+          .status,
+      ).toBe(200);
+      // A taken alias is in use before it is forbidden (Synapse checks in that order).
+      const taken = await post(
+        '/_matrix/client/v3/createRoom',
+        { room_alias_name: localpart },
+        c.accessToken,
+      );
+      expect(taken.status).toBe(400);
+      expect(taken.json.errcode).toBe('M_ROOM_IN_USE');
+      expect(await joinedRooms(c)).toEqual([squat]);
+    });
   });
 
   describe('7 rooms: events, state, power levels, history', () => {
@@ -367,6 +445,118 @@ describe.each(targets())('Matrix C-S API on $name', (spec) => {
         from = page.end;
       }
       expect(all.at(-1).type).toBe('m.room.create');
+    });
+
+    describe('redactions', () => {
+      const redact = (token: string, eventId: string, body: object = {}, id = `red${++txn}`) =>
+        put(`${room(roomId)}/redact/${enc(eventId)}/${id}`, body, token);
+      const eventOf = async (token: string, eventId: string) => {
+        const r = await get(`${room(roomId)}/event/${enc(eventId)}`, token);
+        expect(r.status, JSON.stringify(r.json)).toBe(200);
+        return r.json;
+      };
+
+      it('the sender redacts their own message: idempotent per transaction id, content gone wherever it is read', async () => {
+        const since = (await sync(bob.accessToken, 'timeout=0')).next_batch;
+        const sent = await send(alice.accessToken, roomId, {
+          msgtype: 'm.text',
+          body: 'regret this',
+          format: 'org.matrix.custom.html',
+          formatted_body: '<b>regret</b> this',
+        });
+        const target = sent.json.event_id as string;
+        const first = await redact(alice.accessToken, target, { reason: 'typo' }, 'redact-once');
+        expect(first.status, JSON.stringify(first.json)).toBe(200);
+        const again = await redact(alice.accessToken, target, { reason: 'typo' }, 'redact-once');
+        expect(again.json.event_id).toBe(first.json.event_id);
+        const redactionId = first.json.event_id as string;
+
+        const ev = await eventOf(bob.accessToken, target);
+        expect(ev).toMatchObject({ type: 'm.room.message', sender: alice.userId, content: {} });
+        expect(ev.content).toEqual({});
+        expect(ev.unsigned.redacted_because).toMatchObject({
+          event_id: redactionId,
+          type: 'm.room.redaction',
+          sender: alice.userId,
+          redacts: target,
+        });
+
+        const chunk = (await messages(bob.accessToken, roomId, 'dir=b&limit=5')).chunk as any[];
+        const redactions = chunk.filter((e) => e.type === 'm.room.redaction');
+        expect(redactions).toHaveLength(1);
+        expect(redactions[0]).toMatchObject({
+          event_id: redactionId,
+          sender: alice.userId,
+          redacts: target,
+          content: { reason: 'typo' },
+        });
+        const original = chunk.find((e) => e.event_id === target);
+        expect(original.content).toEqual({});
+        expect(original.unsigned.redacted_because.event_id).toBe(redactionId);
+
+        const { hit } = await syncUntil(bob.accessToken, since, (s) => {
+          const events = s.rooms.join[roomId]?.timeline.events as any[] | undefined;
+          return events?.some((e) => e.event_id === redactionId) ? events : undefined;
+        });
+        const synced = hit.find((e: any) => e.event_id === target);
+        expect(synced.content).toEqual({});
+        expect(synced.unsigned.redacted_because.event_id).toBe(redactionId);
+        expect(await texts(alice.accessToken, roomId)).not.toContain('regret this');
+      });
+
+      it("others' events need the redact power level; non-members may not redact at all", async () => {
+        const mine = (await send(alice.accessToken, roomId, { msgtype: 'm.text', body: 'mine to keep' })).json
+          .event_id as string;
+        const denied = await redact(bob.accessToken, mine);
+        expect(denied.status).toBe(403);
+        expect(denied.json.errcode).toBe('M_FORBIDDEN');
+        const outsider = await redact(eve.accessToken, mine);
+        expect(outsider.status).toBe(403);
+        expect(outsider.json.errcode).toBe('M_FORBIDDEN');
+        expect((await eventOf(bob.accessToken, mine)).content.body).toBe('mine to keep');
+        // Without the power level an unknown event cannot be redacted either.
+        const unknown = await redact(bob.accessToken, `$nope${Date.now()}`);
+        expect(unknown.status).toBe(404);
+        expect(unknown.json.errcode).toBe('M_NOT_FOUND');
+
+        // The room creator has power 100 (redact: 50) and redacts the other member's message.
+        const his = (await send(bob.accessToken, roomId, { msgtype: 'm.text', body: 'moderate me' })).json
+          .event_id as string;
+        expect((await redact(alice.accessToken, his)).status).toBe(200);
+        expect((await eventOf(alice.accessToken, his)).content).toEqual({});
+      });
+
+      it('a redacted message no longer counts as unread', async () => {
+        const unread = async () =>
+          (await sync(bob.accessToken, 'timeout=0')).rooms.join[roomId].unread_notifications
+            .notification_count;
+        const sent = await send(alice.accessToken, roomId, { msgtype: 'm.text', body: 'count me out' });
+        const before = await unread();
+        expect((await redact(alice.accessToken, sent.json.event_id)).status).toBe(200);
+        expect(await unread()).toBe(before - 1);
+      });
+
+      it('a redacted state event keeps only what the redaction algorithm keeps', async () => {
+        const topic = await put(
+          `${room(roomId)}/state/m.room.topic/`,
+          { topic: 'secret plans' },
+          alice.accessToken,
+        );
+        expect((await redact(alice.accessToken, topic.json.event_id)).status).toBe(200);
+        const state = await get(`${room(roomId)}/state/m.room.topic/`, bob.accessToken);
+        expect(state.status).toBe(200);
+        expect(state.json).toEqual({});
+        // m.room.member keeps its membership.
+        const members = await get(`${room(roomId)}/members`, alice.accessToken);
+        const bobJoin = (members.json.chunk as any[]).find((e) => e.state_key === bob.userId);
+        expect((await redact(alice.accessToken, bobJoin.event_id)).status).toBe(200);
+        expect((await eventOf(alice.accessToken, bobJoin.event_id)).content).toEqual({ membership: 'join' });
+        const creation = (await messages(alice.accessToken, roomId, 'dir=f&limit=1')).chunk[0];
+        expect(creation.type).toBe('m.room.create');
+        const refused = await redact(alice.accessToken, creation.event_id);
+        expect(refused.status).toBe(403);
+        expect(refused.json.errcode).toBe('M_FORBIDDEN');
+      });
     });
   });
 

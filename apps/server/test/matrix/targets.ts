@@ -5,7 +5,7 @@
  * Users are registered through the shared-secret admin API with random names, so Synapse's
  * database may be reused between runs.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { embeddedSharedSecret } from '../../src/homeserver';
 import { createTestApp, type TestApp } from '../helpers';
 
@@ -93,7 +93,17 @@ export async function call(
 export const enc = encodeURIComponent;
 
 export async function registerUser(target: Target, prefix = 'u', admin = false): Promise<MatrixUser> {
-  const username = `${prefix}${randomBytes(5).toString('hex')}`;
+  return registerNamedUser(target, `${prefix}${randomBytes(5).toString('hex')}`, admin);
+}
+
+/** A user named like the product's accounts: the local part is a product user id (a UUID). */
+export const registerProductUser = (target: Target) => registerNamedUser(target, randomUUID());
+
+export async function registerNamedUser(
+  target: Target,
+  username: string,
+  admin = false,
+): Promise<MatrixUser> {
   const password = randomBytes(12).toString('hex');
   const { json: n } = await call(target, 'GET', '/_synapse/admin/v1/register');
   const mac = createHmac('sha1', target.secret)

@@ -1,5 +1,5 @@
 /**
- * Rooms: create, join, invite, leave, directory aliases, send, state, /messages, event by id,
+ * Rooms: create, join, invite, leave, directory aliases, send, redact, state, /messages, event by id,
  * members and joined rooms.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -24,6 +24,7 @@ import {
   putAlias,
   readableUpTo,
   readState,
+  redactEvent,
   resolveAlias,
   sendMessage,
   setState,
@@ -83,6 +84,12 @@ export const roomRoutes =
       const s = await auth(hs, req);
       const p = params(req);
       return { event_id: await sendMessage(hs, s, p.roomId, p.eventType, body(req), p.txnId) };
+    });
+
+    app.put(`${r}/redact/:eventId/:txnId`, async (req) => {
+      const s = await auth(hs, req);
+      const p = params(req);
+      return { event_id: await redactEvent(hs, s, p.roomId, p.eventId, body(req), p.txnId) };
     });
 
     const putState = async (req: FastifyRequest) => {

@@ -14,7 +14,9 @@ import {
   createTestUser,
   manualClock,
   nextEvent,
+  openTestDatabase,
   type TestApp,
+  unlockByDrop,
 } from '../../../test/helpers';
 import { accountTokens, users } from './schema';
 
@@ -366,6 +368,7 @@ describe('profile', () => {
 
   it('saves name, sound, banner and language, and pushes the changed fields to the own sockets', async () => {
     const user = await createTestUser(t.app, { unlockedBanners: ['ezpug', 'gold'] });
+    await unlockByDrop(t.app, user, { unlocksSound: 'chime.mp3' });
     const url = await t.listen();
     const socket = await connectSocket(url, user.token);
     const renamed: unknown[] = [];
@@ -378,11 +381,11 @@ describe('profile', () => {
         method: 'PATCH',
         url: '/api/profile',
         headers: bearer(user.token),
-        payload: { name: 'Neo', sound: 'beep.mp3', banner: 'gold', locale: 'de' },
+        payload: { name: 'Neo', sound: 'chime.mp3', banner: 'gold', locale: 'de' },
       });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ name: 'Neo', sound: 'beep.mp3', banner: 'gold', locale: 'de' });
-      expect(await event).toEqual({ name: 'Neo', sound: 'beep.mp3', banner: 'gold', locale: 'de' });
+      expect(res.json()).toMatchObject({ name: 'Neo', sound: 'chime.mp3', banner: 'gold', locale: 'de' });
+      expect(await event).toEqual({ name: 'Neo', sound: 'chime.mp3', banner: 'gold', locale: 'de' });
       expect(renamed).toContainEqual({ userId: user.id, name: 'Neo' });
     } finally {
       socket.disconnect();
@@ -402,6 +405,39 @@ describe('profile', () => {
     expect((await patch({ role: 'ADMIN' })).statusCode).toBe(422);
     expect((await patch({ elo: 9999 })).statusCode).toBe(422);
     expect(await row(user.id)).toEqual(before);
+  });
+
+  it('refuses a locked or unknown sound with 403 SOUND_NOT_UNLOCKED, changing nothing', async () => {
+    const user = await createTestUser(t.app);
+    // Another player's unlock does not count for this one.
+    await unlockByDrop(t.app, await createTestUser(t.app), { unlocksSound: 'blip.mp3' });
+    const before = await row(user.id);
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: '/api/profile', headers: bearer(user.token), payload });
+    for (const sound of ['blip.mp3', 'chime.mp3', 'beep.mp3']) {
+      const res = await patch({ sound, name: 'Changed' });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ errors: { msg: 'SOUND_NOT_UNLOCKED' } });
+    }
+    expect(await row(user.id)).toEqual(before);
+  });
+
+  it('saves a sound once a drop unlocked it, and the default sound always', async () => {
+    const user = await createTestUser(t.app);
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: '/api/profile', headers: bearer(user.token), payload });
+    expect((await patch({ sound: 'blip.mp3' })).statusCode).toBe(403);
+    await unlockByDrop(t.app, user, { unlocksSound: 'blip.mp3' });
+    const unlocked = await patch({ sound: 'blip.mp3' });
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlocked.json().sound).toBe('blip.mp3');
+    expect((await row(user.id)).sound).toBe('blip.mp3');
+    // Still locked: chime. The default needs no unlock.
+    expect((await patch({ sound: 'chime.mp3' })).json()).toEqual({ errors: { msg: 'SOUND_NOT_UNLOCKED' } });
+    const back = await patch({ sound: 'retro.mp3' });
+    expect(back.statusCode).toBe(200);
+    expect((await row(user.id)).sound).toBe('retro.mp3');
+    expect((await patch({ sound: 'retro.mp3', name: 'Same' })).statusCode).toBe(200);
   });
 
   it('an e-mail change needs re-verification; a taken e-mail is refused', async () => {
@@ -473,6 +509,49 @@ describe('rate limit', () => {
       expect((await call()).statusCode).toBe(200);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('limits a client on the internet by its own address, whatever X-Forwarded-For it sends', async () => {
+    const limited = await createTestApp({ clock, env: { RATE_LIMIT_PER_MIN: '2' } });
+    try {
+      const call = (forged: string, remoteAddress = '203.0.113.9') =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/forgot',
+          payload: { email: 'z@example.test' },
+          headers: { 'x-forwarded-for': forged },
+          remoteAddress,
+        });
+      expect((await call('198.51.100.1')).statusCode).toBe(200);
+      expect((await call('198.51.100.2')).statusCode).toBe(200);
+      expect((await call('198.51.100.3')).statusCode).toBe(429);
+      // Behind a proxy on the private network, the address the proxy adds is the client's.
+      expect((await call('198.51.100.4', '10.0.0.2')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts the calls of all instances against one limit (shared database)', async () => {
+    const database = await openTestDatabase();
+    const env = { RATE_LIMIT_PER_MIN: '3' };
+    const one = await createTestApp({ clock, env, database });
+    const two = await createTestApp({ clock, env, database });
+    try {
+      const forgot = (t: TestApp) =>
+        t.app.inject({ method: 'POST', url: '/api/forgot', payload: { email: 'y@example.test' } });
+      expect((await forgot(one)).statusCode).toBe(200);
+      expect((await forgot(two)).statusCode).toBe(200);
+      expect((await forgot(one)).statusCode).toBe(200);
+      expect((await forgot(two)).statusCode).toBe(429);
+      expect((await forgot(one)).statusCode).toBe(429);
+      clock.advance(60_000);
+      expect((await forgot(two)).statusCode).toBe(200);
+    } finally {
+      await one.close();
+      await two.close();
+      await database.dispose();
     }
   });
 });

@@ -2,14 +2,16 @@
  * Accounts HTTP API (SPEC §4, §7): sign-up, login, token refresh, e-mail verification, password
  * reset, the own profile and settings, and voice-server (TeamSpeak) linking.
  *
- * Status codes of refusals: 400 WRONG_PASSWORD, 403 BLOCKED_USER / BANNER_NOT_UNLOCKED,
- * 404 USER_DOES_NOT_EXIST / NOT_FOUND_OR_ALREADY_VERIFIED / NOT_FOUND_OR_ALREADY_USED / NOT_FOUND,
+ * Status codes of refusals: 400 WRONG_PASSWORD, 403 BLOCKED_USER / BANNER_NOT_UNLOCKED /
+ * SOUND_NOT_UNLOCKED, 404 USER_DOES_NOT_EXIST / NOT_FOUND_OR_ALREADY_VERIFIED /
+ * NOT_FOUND_OR_ALREADY_USED / NOT_FOUND,
  * 409 EMAIL_ALREADY_EXISTS / TEAMSPEAK_ALREADY_LINKED, 422 validation keys, 429 TOO_MANY_REQUESTS,
  * 401 only for a missing/invalid token (the web logs out on 401).
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import {
   changePasswordBodySchema,
+  DEFAULT_SOUND,
   forgotBodySchema,
   forgotResponseSchema,
   linkTeamSpeakBodySchema,
@@ -34,6 +36,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { requireAuth } from '../auth/guard';
+import { unlocksOf } from '../drops/service';
 import { VoiceIdentityNotConnectedError } from '../voice/types';
 import { accountMail, voiceCodeMessage } from './mails';
 import { consumeOneTimeId, issueOneTimeId, peekOneTimeId, voidOneTimeIds } from './onetime';
@@ -296,6 +299,12 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           if (!row.unlockedBanners.includes(body.banner)) throw forbidden('BANNER_NOT_UNLOCKED');
           patch.banner = body.banner;
         }
+        // Sounds are unlocked by drops (none stored on the user); the default is everybody's.
+        if (body.sound !== undefined && body.sound !== row.sound) {
+          if (body.sound !== DEFAULT_SOUND && !(await unlocksOf(ctx, row.id)).sounds.includes(body.sound))
+            throw forbidden('SOUND_NOT_UNLOCKED');
+          patch.sound = body.sound;
+        }
         const emailChanged = body.email !== undefined && body.email !== row.email;
         if (emailChanged && body.email) {
           const other = await findUserByEmail(ctx.db, body.email);
@@ -304,7 +313,6 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           patch.verified = false;
         }
         if (body.name !== undefined) patch.name = body.name;
-        if (body.sound !== undefined) patch.sound = body.sound;
         if (body.locale !== undefined) patch.locale = body.locale;
         let updated: UserRow | null;
         try {

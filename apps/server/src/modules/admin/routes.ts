@@ -1,15 +1,26 @@
 /**
- * Admin area calls beyond drops: PATCH /api/users/:id/role {role}. ADMIN only (403 UNAUTHORIZED
- * for a USER); the last admin cannot demote themselves (409 LAST_ADMIN). The users list is the
- * users module's GET /api/users (admins get e-mail, role and verified).
+ * Admin area calls beyond drops: PATCH /api/users/:id/role {role}; POST /api/admin/matches/:id/cancel
+ * ends a stuck match (answers the match state). ADMIN only (403 UNAUTHORIZED for a USER); the last
+ * admin cannot demote themselves (409 LAST_ADMIN); a match that is over cannot be cancelled (409
+ * WRONG_MATCH_PHASE). The users list is the users module's GET /api/users (admins get e-mail, role
+ * and verified).
  */
-import { directoryUserSchema, idParamsSchema, isId, roleChangeSchema } from '@openpug/shared';
+import {
+  directoryUserSchema,
+  errorBodySchema,
+  idParamsSchema,
+  idSchema,
+  isId,
+  matchStateSchema,
+  roleChangeSchema,
+} from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { findUserById, findUserIdsByRole, updateUser } from '../accounts/service';
-import { requireAdmin } from '../auth/guard';
+import { currentUserId, requireAdmin } from '../auth/guard';
+import { cancelMatchByAdmin, getMatchState } from '../matches/service';
 
 export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -42,6 +53,34 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
         }
         await updateUser(ctx, id, { role });
         return { _id: id, role, msg: 'SAVED_SUCCESSFULLY' as const };
+      },
+    );
+
+    app.post(
+      '/api/admin/matches/:id/cancel',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['admin'],
+          summary: 'Admin: cancel a match that is not over (ADMIN_CANCELLED); its server is freed',
+          security: [{ bearer: [] }],
+          params: z.object({ id: idSchema }),
+          response: {
+            200: matchStateSchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+            409: errorBodySchema,
+            422: errorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const adminId = currentUserId(request);
+        await cancelMatchByAdmin(ctx, id);
+        request.log.info({ matchId: id, adminId }, 'match cancelled by an admin');
+        return getMatchState(ctx, id, adminId);
       },
     );
   };

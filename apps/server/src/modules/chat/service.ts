@@ -151,30 +151,20 @@ export function ensureBot(ctx: AppContext): Promise<AccountRow> {
 async function refresh(ctx: AppContext, row: AccountRow, adminToken: string | null): Promise<AccountRow> {
   const s = chat(ctx);
   if (await s.admin.whoami(row.accessToken)) return row;
-  let password = decrypt(ctx, row.passwordEnc);
-  if (password) {
+  const logIn = async (password: string) =>
+    saveAccount(ctx, row.userId, row.matrixUserId, password, await s.admin.login(row.matrixUserId, password));
+  const stored = decrypt(ctx, row.passwordEnc);
+  if (stored) {
     try {
-      return saveAccount(
-        ctx,
-        row.userId,
-        row.matrixUserId,
-        password,
-        await s.admin.login(row.matrixUserId, password),
-      );
+      return await logIn(stored);
     } catch (err) {
       if (!(err instanceof MatrixCallError && err.status === 403) || !adminToken) throw err;
     }
   }
   if (!adminToken) throw new Error(`cannot log in ${row.matrixUserId}`);
-  password = randomBytes(24).toString('base64url');
+  const password = randomBytes(24).toString('base64url');
   await s.admin.resetPassword(adminToken, row.matrixUserId, password);
-  return saveAccount(
-    ctx,
-    row.userId,
-    row.matrixUserId,
-    password,
-    await s.admin.login(row.matrixUserId, password),
-  );
+  return logIn(password);
 }
 
 /** The global room, created by the bot on first use (public, alias #global:<server>). */

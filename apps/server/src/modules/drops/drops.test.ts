@@ -9,44 +9,18 @@ import {
   createTestUser,
   manualClock,
   nextEvent,
+  seedMatch,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
 import { jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { findUserById } from '../accounts/service';
-import { matches, matchPlayers } from '../matches/schema';
 import { dropAwards, dropEngine, drops } from './schema';
 import { ROLL_JOB, setRandomSource } from './service';
 
 const clock = manualClock();
 const INTERVAL = 60_000;
-
-async function seedMatch(t: TestApp, status: 'active' | 'finished', players: TestUser[]): Promise<string> {
-  const id = randomUUID();
-  await t.app.ctx.db.insert(matches).values({
-    id,
-    status,
-    createdAt: clock.now(),
-    teamOneName: 'team_a',
-    teamTwoName: 'team_b',
-    pickOrder: 'ABBAABBA',
-    mapPool: [],
-  });
-  await t.app.ctx.db.insert(matchPlayers).values(
-    players.map(
-      (p, i) =>
-        ({
-          matchId: id,
-          userId: p.id,
-          team: i % 2 ? 'teamTwo' : 'teamOne',
-          name: p.name,
-          elo: 200,
-        }) as const,
-    ),
-  );
-  return id;
-}
 
 describe('drops: admin catalogue, engine, showcase and seen badge', () => {
   let t: TestApp;
@@ -83,8 +57,8 @@ describe('drops: admin catalogue, engine, showcase and seen badge', () => {
     bob = await createTestUser(t.app, { name: 'Bob' });
     idle = await createTestUser(t.app, { name: 'Idle' });
     finished = await createTestUser(t.app, { name: 'Done' });
-    liveMatch = await seedMatch(t, 'active', [alice, bob]);
-    await seedMatch(t, 'finished', [finished]);
+    liveMatch = await seedMatch(t.app, 'active', [alice, bob]);
+    await seedMatch(t.app, 'finished', [finished]);
   });
   afterAll(() => t.close());
 

@@ -1,9 +1,13 @@
 /**
  * The one ingestion path for game events (MatchZy vocabulary), used by the webhook of real
- * servers and by the embedded simulator. An event for another match, a repeated event (same
- * event / map / round) or an event for a match that is not live changes nothing; each accepted
- * event updates the stored match and emits MATCH_SCORE_UPDATE (round_end also stores the
- * round's per-player numbers; map_result / series_end finish the match with the Elo result).
+ * servers and by the embedded simulator. An event's `matchid` is our match id (simulator) or the
+ * match's numeric MatchZy id (real servers, see leases.ts). An event for another match, a
+ * repeated event (same event / map / round) or an event for a match that is not live changes
+ * nothing; each accepted event updates the stored match and emits MATCH_SCORE_UPDATE (round_end
+ * also stores the round's per-player numbers; map_result / series_end finish the match with the
+ * Elo result). An accepted event of a match that goes on re-arms its stale deadline
+ * (MATCH_STALE_TIMEOUT_MS); repeated, unhandled and other matches' events do not: they are no
+ * sign that this game progresses.
  */
 import type { TeamKey } from '@openpug/shared';
 import type { AppContext } from '../../context';
@@ -11,8 +15,16 @@ import type { Db } from '../../db/client';
 import { type After, inTransaction, logOf } from '../../jobs';
 import { notFound, unprocessable } from '../../lib/errors';
 import { matchEvents } from '../matches/schema';
-import { applyRound, finishMatch, loadMatch, markLive, matchRoom } from '../matches/service';
+import {
+  applyRound,
+  armStaleDeadline,
+  finishMatch,
+  loadMatch,
+  markLive,
+  matchRoom,
+} from '../matches/service';
 import { toStats } from '../matches/state';
+import { isGameMatchIdOf } from './leases';
 import { HANDLED_EVENTS, matchzyEnvelopeSchema, matchzyEventSchema } from './matchzy';
 
 export type IngestResult =
@@ -28,11 +40,11 @@ export async function applyGameEvent(
   after: After,
   matchId: string,
   raw: unknown,
-  onFinished?: () => Promise<void>,
 ): Promise<IngestResult> {
   const envelope = matchzyEnvelopeSchema.safeParse(raw);
   if (!envelope.success) throw unprocessable('INVALID_INPUT');
-  if (envelope.data.matchid !== matchId) return { accepted: false, reason: 'other-match' };
+  if (envelope.data.matchid !== matchId && !(await isGameMatchIdOf(tx, matchId, envelope.data.matchid)))
+    return { accepted: false, reason: 'other-match' };
   if (!HANDLED_EVENTS.has(envelope.data.event)) return { accepted: false, reason: 'unhandled' };
   const parsed = matchzyEventSchema.safeParse(raw);
   if (!parsed.success) throw unprocessable('INVALID_INPUT');
@@ -121,23 +133,15 @@ export async function applyGameEvent(
       }
       scoreUpdate();
       await finishMatch(ctx, tx, after, match, players, winner, score);
-      if (onFinished) after.add(onFinished);
       break;
     }
   }
+  // The server is alive and the game goes on: push the stale deadline out.
+  if (match.status === 'active') await armStaleDeadline(ctx, tx, after, matchId);
   return { accepted: true, event: ev.event };
 }
 
 /** Ingests one event in its own transaction (the webhook). */
-export function ingestEvent(
-  ctx: AppContext,
-  matchId: string,
-  raw: unknown,
-  onFinished?: () => Promise<void>,
-): Promise<IngestResult> {
-  return inTransaction(
-    ctx.db,
-    (tx, after) => applyGameEvent(ctx, tx, after, matchId, raw, onFinished),
-    logOf(ctx),
-  );
+export function ingestEvent(ctx: AppContext, matchId: string, raw: unknown): Promise<IngestResult> {
+  return inTransaction(ctx.db, (tx, after) => applyGameEvent(ctx, tx, after, matchId, raw), logOf(ctx));
 }

@@ -74,3 +74,32 @@ export const matchzyEventSchema = z.discriminatedUnion('event', [
 export type MatchzyEvent = z.input<typeof matchzyEventSchema>;
 export type MatchzyRoundEnd = z.input<typeof roundEndSchema>;
 export const HANDLED_EVENTS = new Set(['going_live', 'round_end', 'map_result', 'series_end']);
+
+/**
+ * The match configuration MatchZy loads with `matchzy_loadmatch_url` (Get5's format): a numeric
+ * `matchid` (MatchZy reads it as an integer), both rosters as {SteamID64: name}, the one map of
+ * the veto, knife for sides, and the cvars it applies before warm-up (there: where to post events).
+ */
+export const matchzyMatchConfigSchema = z.object({
+  matchid: z.number().int(),
+  num_maps: z.literal(1),
+  maplist: z.array(z.string()).length(1),
+  map_sides: z.array(z.enum(['team1_ct', 'team1_t', 'team2_ct', 'team2_t', 'knife'])),
+  skip_veto: z.boolean(),
+  clinch_series: z.boolean(),
+  wingman: z.boolean(),
+  players_per_team: z.number().int(),
+  min_players_to_ready: z.number().int(),
+  team1: z.object({ name: z.string(), players: z.record(z.string(), z.string()) }),
+  team2: z.object({ name: z.string(), players: z.record(z.string(), z.string()) }),
+  spectators: z.object({ players: z.record(z.string(), z.string()) }),
+  cvars: z.record(z.string(), z.string()),
+});
+export type MatchzyMatchConfig = z.infer<typeof matchzyMatchConfigSchema>;
+
+/** `get5_status`'s answer (MatchZy implements it): `gamestate` is "none" while no match is loaded. */
+export const get5StatusSchema = z.looseObject({
+  gamestate: z.string(),
+  matchid: z.union([z.string(), z.number()]).transform(String),
+});
+export type Get5Status = z.infer<typeof get5StatusSchema>;

@@ -23,9 +23,20 @@ export interface AllocateRequest {
     teamOne: { name: string; players: RosterPlayer[] };
     teamTwo: { name: string; players: RosterPlayer[] };
   };
-  /** Where the server posts its events, and the bearer secret it must send. */
+  /** Where the server posts its events, and the bearer secret it must send (also for configUrl). */
   eventsUrl: string;
+  /** Where a real server fetches its match configuration (GET, same bearer secret). */
+  configUrl: string;
   secret: string;
+}
+
+/** The game-server facing URLs of a match (routes.ts serves them). */
+export function gameServerUrls(publicUrl: string, matchId: string): { eventsUrl: string; configUrl: string } {
+  const id = encodeURIComponent(matchId);
+  return {
+    eventsUrl: `${publicUrl}/api/gameservers/events/${id}`,
+    configUrl: `${publicUrl}/api/gameservers/config/${id}`,
+  };
 }
 
 export interface AllocatedServer {
@@ -37,8 +48,11 @@ export interface AllocatedServer {
 
 export interface GameServerProvider {
   readonly name: string;
-  /** Runs inside the transaction that stores the result; may schedule jobs there. */
+  /**
+   * Runs inside the transaction that stores the result; may schedule jobs and after-commit work
+   * there. Throws when no server can take the match (the match is then cancelled).
+   */
   allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer>;
-  /** The match is over (finished or cancelled): free the server. */
+  /** The match is over (finished or cancelled): end it on the server if still running, free the server. */
   release(matchId: string): Promise<void>;
 }

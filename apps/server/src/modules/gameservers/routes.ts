@@ -1,8 +1,10 @@
 /**
- * Game servers: picks the provider (GAME_SERVER_PROVIDER, default the simulator), allocates a
- * server once a match's map is set (job `match.allocate`; a failing provider cancels the match),
- * runs the simulator's steps and receives real servers' MatchZy events on
- * `POST /api/gameservers/events/:matchId` with `Authorization: Bearer <per-match secret>`.
+ * Game servers: picks the provider (GAME_SERVER_PROVIDER: the simulator by default, or CS2 servers
+ * running MatchZy), allocates a server once a match's map is set (job `match.allocate`; a failing
+ * provider cancels the match), runs the simulator's steps, serves real servers their MatchZy match
+ * config on `GET /api/gameservers/config/:matchId` and receives their events on
+ * `POST /api/gameservers/events/:matchId`, both with `Authorization: Bearer <per-match secret>`.
+ * Frees a match's server when matches announces the match is over (`match.ended`).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { errorBodySchema, type TeamKey } from '@openpug/shared';
@@ -10,27 +12,36 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { jobsOf } from '../../jobs';
+import { After, jobsOf, logOf, splitIndexedKey } from '../../jobs';
 import { notFound, unauthorized } from '../../lib/errors';
 import { bearerToken } from '../auth/guard';
 import { matches } from '../matches/schema';
 import { ALLOCATE_JOB, cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import { ingestEvent } from './ingest';
-import type { GameServerProvider } from './provider';
+import { leaseOfMatch } from './leases';
+import { matchzyMatchConfigSchema } from './matchzy';
+import { buildMatchConfig, MATCHZY_LOAD_JOB, MatchzyProvider, remoteLogCvars } from './matchzy-provider';
+import { type GameServerProvider, gameServerUrls } from './provider';
 import { SIM_JOB, SimulatorProvider, simStep } from './simulator';
 
 const providers = new WeakMap<AppContext, GameServerProvider>();
 
+function createProvider(ctx: AppContext): GameServerProvider {
+  if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy')
+    return new MatchzyProvider(ctx, ctx.config.cs2Servers, { timeoutMs: ctx.config.CS2_RCON_TIMEOUT_MS });
+  return new SimulatorProvider(ctx);
+}
+
 export function providerOf(ctx: AppContext): GameServerProvider {
   let p = providers.get(ctx);
   if (!p) {
-    p = new SimulatorProvider(ctx);
+    p = createProvider(ctx);
     providers.set(ctx, p);
   }
   return p;
 }
 
-/** Lets tests (and later the CS2 provider) choose the provider. */
+/** Lets tests choose the provider (another pool, a fake). */
 export function setProvider(ctx: AppContext, provider: GameServerProvider): void {
   providers.set(ctx, provider);
 }
@@ -55,6 +66,10 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
           .sort((a, b) => (a.pickNo ?? 0) - (b.pickNo ?? 0))
           .map((p) => ({ userId: p.userId, steamId: p.steamId, name: p.name }));
       const secret = randomBytes(24).toString('base64url');
+      // The provider's after-commit work (arming the job that has a real server load the match)
+      // runs once the room has been told about the server, so a failed load reads as "server
+      // announced, then cancelled".
+      const providerAfter = new After();
       try {
         const server = await provider.allocate(
           {
@@ -64,21 +79,69 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
               teamOne: { name: match.teamOneName, players: roster('teamOne') },
               teamTwo: { name: match.teamTwoName, players: roster('teamTwo') },
             },
-            eventsUrl: `${ctx.config.PUBLIC_URL}/api/gameservers/events/${match.id}`,
+            ...gameServerUrls(ctx.config.PUBLIC_URL, match.id),
             secret,
           },
           tx,
-          after,
+          providerAfter,
         );
         await setServer(ctx, tx, after, match.id, { ...server, provider: provider.name, secret });
-      } catch {
+        after.add(() => providerAfter.run(logOf(ctx)));
+      } catch (err) {
+        logOf(ctx).error({ err, matchId: match.id }, 'no game server for the match');
         await cancelMatchTx(ctx, tx, after, match.id, 'SERVER_UNAVAILABLE');
       }
     });
+    // A match that is over, however it ended (result, failed allocation, live timeout, an admin),
+    // gives its server back.
+    ctx.bus.on('match.ended', ({ matchId }) => providerOf(ctx).release(matchId));
     jobs.handle(SIM_JOB, async (job, tx, after) => {
-      const i = job.key.lastIndexOf(':');
-      await simStep(ctx, tx, after, job.key.slice(0, i), Number(job.key.slice(i + 1)));
+      await simStep(ctx, tx, after, ...splitIndexedKey(job.key));
     });
+    jobs.handle(MATCHZY_LOAD_JOB, async (job, tx, after) => {
+      const provider = providerOf(ctx);
+      // Only after a switch of GAME_SERVER_PROVIDER with a load pending; the live deadline ends it.
+      if (!(provider instanceof MatchzyProvider))
+        return logOf(ctx).error(
+          { key: job.key },
+          'a MatchZy load is pending, but the provider is not MatchZy',
+        );
+      await provider.loadJob(tx, after, ...splitIndexedKey(job.key));
+    });
+
+    /** The match's secret, checked against the request's bearer token (404 before 401, like the events route). */
+    const authorizeServer = (secret: string | null | undefined, authorization: string | undefined) => {
+      const token = bearerToken(authorization);
+      if (!token || !secret || !sameSecret(token, secret)) throw unauthorized('UNAUTHORIZED');
+    };
+
+    app.get(
+      '/api/gameservers/config/:matchId',
+      {
+        schema: {
+          tags: ['gameservers'],
+          summary:
+            'MatchZy match config for matchzy_loadmatch_url (Authorization: Bearer <per-match secret>)',
+          params: z.object({ matchId: z.string().min(1).max(64) }),
+          response: { 200: matchzyMatchConfigSchema, 401: errorBodySchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const { matchId } = request.params;
+        const found = await loadMatch(ctx.db, matchId);
+        if (!found) throw notFound();
+        authorizeServer(found.match.serverSecret, request.headers.authorization);
+        const lease = await leaseOfMatch(ctx.db, matchId);
+        if (!lease) throw notFound();
+        const { eventsUrl } = gameServerUrls(ctx.config.PUBLIC_URL, matchId);
+        return buildMatchConfig(
+          found.match,
+          found.players,
+          lease.gameMatchId,
+          remoteLogCvars(eventsUrl, found.match.serverSecret as string),
+        );
+      },
+    );
 
     app.post(
       '/api/gameservers/events/:matchId',
@@ -107,9 +170,8 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
           .from(matches)
           .where(eq(matches.id, matchId));
         if (!row) throw notFound();
-        const token = bearerToken(request.headers.authorization);
-        if (!token || !row.secret || !sameSecret(token, row.secret)) throw unauthorized('UNAUTHORIZED');
-        return ingestEvent(ctx, matchId, request.body, () => providerOf(ctx).release(matchId));
+        authorizeServer(row.secret, request.headers.authorization);
+        return ingestEvent(ctx, matchId, request.body);
       },
     );
   };

@@ -62,6 +62,13 @@ describe('foundation HTTP surface', () => {
     expect(res.body).not.toContain('at ');
   });
 
+  it('refuses an over-long or undecodable path parameter with a key, before routing', async () => {
+    const long = await t.app.inject({ url: `/api/match/${'x'.repeat(300)}` });
+    expect([long.statusCode, long.json()]).toEqual([414, { errors: { msg: 'INVALID_INPUT' } }]);
+    const undecodable = await t.app.inject({ url: '/api/match/%E0%A4%A' });
+    expect([undecodable.statusCode, undecodable.json()]).toEqual([400, { errors: { msg: 'INVALID_INPUT' } }]);
+  });
+
   it('refuses wrong types with 422 and the first failing field key', async () => {
     const wrongType = await t.app.inject({
       method: 'POST',

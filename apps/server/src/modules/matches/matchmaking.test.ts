@@ -3,7 +3,7 @@
  * Deadlines run on a manual clock: the test moves time and lets the scheduler fire due jobs.
  */
 import type { MatchState, QueuePlayer } from '@openpug/shared';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -24,10 +24,10 @@ import { setProvider } from '../gameservers/routes';
 import { SIM_JOB, SimulatorProvider } from '../gameservers/simulator';
 import { acceptPhases, queueEntries } from '../queue/schema';
 import { ACCEPT_JOB } from '../queue/service';
-import { matches, matchPlayers, matchRounds } from './schema';
-import { ALLOCATE_JOB, BAN_JOB, PICK_JOB } from './service';
+import { maps, matches, matchPlayers, matchRounds } from './schema';
+import { ALLOCATE_JOB, BAN_JOB, LIVE_JOB, PICK_JOB, STALE_JOB } from './service';
 
-const MATCH_JOB_KINDS = [ACCEPT_JOB, PICK_JOB, BAN_JOB, ALLOCATE_JOB, SIM_JOB];
+const MATCH_JOB_KINDS = [ACCEPT_JOB, PICK_JOB, BAN_JOB, ALLOCATE_JOB, LIVE_JOB, STALE_JOB, SIM_JOB];
 
 interface Client {
   user: TestUser;
@@ -109,6 +109,8 @@ describe('queue', () => {
     expect(await queue(noName, 'join')).toEqual({ ok: false, msg: 'NAME_REQUIRED' });
     expect(await queue(ok, 'ready')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
     expect(await queue(ok, 'leave')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    // No Steam account: the simulator (the default provider) needs none.
+    expect((await t.app.ctx.db.select().from(users).where(eq(users.id, ok.user.id)))[0].steamId).toBeNull();
     expect(await queue(ok, 'join')).toEqual({ ok: true, data: { inQueue: true, count: 1 } });
     expect(await queue(ok, 'join')).toEqual({ ok: false, msg: 'ALREADY_IN_QUEUE' });
     expect(await queue(ok, 'ready')).toEqual({ ok: false, msg: 'NO_ACCEPT_PHASE' });
@@ -421,6 +423,17 @@ describe('match room', () => {
       (j) => j.firedAt === null && MATCH_JOB_KINDS.includes(j.kind),
     );
     expect(pending).toHaveLength(0);
+    // The simulator went live in time: its live deadline was called off, not fired; each of its
+    // rounds pushed the stale deadline out, and the result called it off.
+    const jobOf = async (kind: string) =>
+      (
+        await t.app.ctx.db
+          .select()
+          .from(jobs)
+          .where(eq(jobs.id, `${kind}:${matchId}`))
+      )[0];
+    expect((await jobOf(LIVE_JOB)).claimedBy).toBe('cancelled');
+    expect((await jobOf(STALE_JOB)).claimedBy).toBe('cancelled');
   });
 
   it('lists matches and a player history; the card figures come from stats', async () => {
@@ -464,6 +477,39 @@ describe('match room', () => {
     ).toBe(true);
     expect(await help).toEqual({ username: ps[1].user.name, msg: 'server lags', matchId });
     close([...ps, spectator, admin]);
+  });
+});
+
+describe('one-map pool', () => {
+  it('skips the veto; every picked player, the last ones too, learns their team', async () => {
+    const others = await t.app.ctx.db
+      .select({ key: maps.key })
+      .from(maps)
+      .where(and(eq(maps.active, true), ne(maps.key, 'de_dust2')));
+    const otherKeys = others.map((m) => m.key);
+    if (otherKeys.length)
+      await t.app.ctx.db.update(maps).set({ active: false }).where(inArray(maps.key, otherKeys));
+    try {
+      const players = await tenInAcceptPhase();
+      const id = await allAccept(players);
+      for (let i = 0; i < 7; i++) await advance(30_000);
+      const s = await state(players[0], id);
+      expect(s.status).toBe('active');
+      expect(s.map?.key).toBe('de_dust2');
+      for (const team of ['teamOne', 'teamTwo'] as const)
+        for (const p of s[team].players.filter((x) => x._id !== s[team].captain._id)) {
+          const client = players.find((c) => c.user.id === p._id) as Client;
+          await expect
+            .poll(() =>
+              got(client, 'privateUserUpdate').some((u) => u.status?.teamOne === (team === 'teamOne')),
+            )
+            .toBe(true);
+        }
+      close(players);
+    } finally {
+      if (otherKeys.length)
+        await t.app.ctx.db.update(maps).set({ active: true }).where(inArray(maps.key, otherKeys));
+    }
   });
 });
 

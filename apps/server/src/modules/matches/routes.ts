@@ -1,11 +1,13 @@
 /**
  * Match room transport: socket `join-match` / `leave-match` / `match-message` and the public REST
  * reads `GET /api/match/:id`, `GET /api/match` and `GET /api/match/user/:userId/`. Registers the
- * pick/ban deadline handlers and runs the job scheduler (started onReady, stopped on close).
+ * pick/ban/live/stale deadline handlers and runs the job scheduler (started onReady, stopped on close).
  */
 import {
   errorBodySchema,
+  idSchema,
   LIVE_MATCH_STATUSES,
+  type MatchListQuery,
   matchListQuerySchema,
   matchMessageSchema,
   matchRoomPayloadSchema,
@@ -18,7 +20,7 @@ import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { jobsOf } from '../../jobs';
+import { jobsOf, splitIndexedKey } from '../../jobs';
 import { unauthorized } from '../../lib/errors';
 import { matches, matchPlayers } from './schema';
 import {
@@ -26,18 +28,22 @@ import {
   banMap,
   banTimedOut,
   getMatchState,
+  LIVE_JOB,
+  liveTimedOut,
   matchRoom,
   PICK_JOB,
   pickPlayer,
   pickTimedOut,
   requestHelp,
+  STALE_JOB,
+  staleTimedOut,
 } from './service';
 import { buildSummary, type PlayerRow } from './state';
 
-/** `<matchId>:<index>` → parts (match ids are uuids without colons). */
-function splitKey(key: string): [string, number] {
-  const i = key.lastIndexOf(':');
-  return [key.slice(0, i), Number(key.slice(i + 1))];
+/** The list filter: `live` is every running status (playerveto, mapveto, active). */
+function statusFilter(status: MatchListQuery['status']): SQL | undefined {
+  if (status === 'live') return inArray(matches.status, [...LIVE_MATCH_STATUSES]);
+  return status ? eq(matches.status, status) : undefined;
 }
 
 async function playersOf(ctx: AppContext, ids: string[]): Promise<Map<string, PlayerRow[]>> {
@@ -55,14 +61,10 @@ async function playersOf(ctx: AppContext, ids: string[]): Promise<Map<string, Pl
 export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const jobs = jobsOf(ctx);
-    jobs.handle(PICK_JOB, async (job, tx, after) => {
-      const [matchId, index] = splitKey(job.key);
-      await pickTimedOut(ctx, tx, after, matchId, index);
-    });
-    jobs.handle(BAN_JOB, async (job, tx, after) => {
-      const [matchId, index] = splitKey(job.key);
-      await banTimedOut(ctx, tx, after, matchId, index);
-    });
+    jobs.handle(PICK_JOB, (job, tx, after) => pickTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)));
+    jobs.handle(BAN_JOB, (job, tx, after) => banTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)));
+    jobs.handle(LIVE_JOB, (job, tx, after) => liveTimedOut(ctx, tx, after, job.key));
+    jobs.handle(STALE_JOB, (job, tx, after) => staleTimedOut(ctx, tx, after, job.key));
     app.addHook('onReady', () => jobs.start());
     app.addHook('preClose', () => jobs.stop());
 
@@ -140,12 +142,7 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const q = request.query;
-        const where: SQL | undefined =
-          q.status === 'live'
-            ? inArray(matches.status, [...LIVE_MATCH_STATUSES])
-            : q.status
-              ? eq(matches.status, q.status)
-              : undefined;
+        const where = statusFilter(q.status);
         const [{ total }] = await ctx.db.select({ total: count() }).from(matches).where(where);
         const rows = await ctx.db
           .select()
@@ -162,15 +159,9 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    const userMatches = async (request: {
-      params: { userId: string };
-      query: z.infer<typeof matchListQuerySchema>;
-    }) => {
+    const userMatches = async (request: { params: { userId: string }; query: MatchListQuery }) => {
       const q = request.query;
-      const conds: SQL[] = [eq(matchPlayers.userId, request.params.userId)];
-      if (q.status === 'live') conds.push(inArray(matches.status, [...LIVE_MATCH_STATUSES]));
-      else if (q.status) conds.push(eq(matches.status, q.status));
-      const where = and(...conds);
+      const where = and(eq(matchPlayers.userId, request.params.userId), statusFilter(q.status));
       const [{ total }] = await ctx.db
         .select({ total: count() })
         .from(matchPlayers)
@@ -210,7 +201,7 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     const userSchema = {
       tags: ['matches'],
       summary: "A player's matches, newest first",
-      params: z.object({ userId: z.string().min(1).max(64) }),
+      params: z.object({ userId: idSchema }),
       querystring: matchListQuerySchema,
       response: { 200: pagedSchema(userMatchSchema) },
     };

@@ -1,4 +1,4 @@
-import type { MapInfo, TeamKey } from '@openpug/shared';
+import type { MapInfo, MatchCancelReason, TeamKey } from '@openpug/shared';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 /**
@@ -33,7 +33,7 @@ export const matches = pgTable(
     scoreOne: integer('score_one').notNull().default(0),
     scoreTwo: integer('score_two').notNull().default(0),
     winner: text('winner', { enum: ['teamOne', 'teamTwo', 'draw'] }),
-    cancelReason: text('cancel_reason'),
+    cancelReason: text('cancel_reason').$type<MatchCancelReason>(),
   },
   (t) => [index('matches_status_idx').on(t.status), index('matches_created_idx').on(t.createdAt)],
 );

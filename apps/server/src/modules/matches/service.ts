@@ -4,15 +4,23 @@
  * deadline (jobs `match.pick` / `match.ban`); a captain acting in time cancels it, otherwise it
  * fires once and auto-picks the highest-rated player / bans a random map. Each change commits in
  * one transaction holding the match row (SELECT … FOR UPDATE), then the room gets its events and
- * a fresh MATCH_STATE (per viewer: only participants see `server.connect`).
+ * a fresh MATCH_STATE (per viewer: only participants see `server.connect`). Once the game server is
+ * set, the match must go live within MATCH_LIVE_TIMEOUT_MS (job `match.live`), else it is
+ * cancelled and the server freed: a server nobody plays on is not held forever. Once live, every
+ * game event pushes the stale deadline (job `match.stale`, MATCH_STALE_TIMEOUT_MS) out; a game
+ * whose server went silent (crashed, hung) is cancelled the same way, so its ten players can queue
+ * again.
  *
- * Used by: queue (createMatch, findLiveMatchId), gameservers (setServer, applyRound, finishMatch,
- * cancelMatch). Other modules read results through stats.ts.
+ * Used by: queue (createMatch, findLiveMatchId), gameservers (setServer, applyRound, markLive,
+ * armStaleDeadline, finishMatch, cancelMatch), admin (cancelMatchByAdmin). Other modules read results through stats.ts; a
+ * match that is over is announced as `match.ended` (the gameservers module frees the match's
+ * server on it).
  */
 import { randomUUID } from 'node:crypto';
 import {
   LIVE_MATCH_STATUSES,
   type MapInfo,
+  type MatchCancelReason,
   type MatchState,
   type PlayerStats,
   type TeamKey,
@@ -32,8 +40,33 @@ import { buildState, type MatchRow, type PlayerRow, toPlayer, toStats } from './
 export const PICK_JOB = 'match.pick';
 export const BAN_JOB = 'match.ban';
 export const ALLOCATE_JOB = 'match.allocate';
+/** Deadline for the game server to go live (MATCH_LIVE_TIMEOUT_MS after the server is set). */
+export const LIVE_JOB = 'match.live';
+/** Deadline for the next game event of a live match (MATCH_STALE_TIMEOUT_MS after the last one). */
+export const STALE_JOB = 'match.stale';
 
 export const matchRoom = (matchId: string) => `match:${matchId}`;
+
+declare module '../../events' {
+  interface DomainEvents {
+    /**
+     * A match is over: finished with a result, or cancelled for whatever reason (after commit).
+     * Emitted once per match, by the transaction that ended it.
+     */
+    'match.ended': { matchId: string; status: 'finished' | 'cancelled'; reason: MatchCancelReason | null };
+  }
+}
+
+/** After commit: tells the other modules the match is over (once, the cancel/finish is committed). */
+function announceEnded(
+  ctx: AppContext,
+  after: After,
+  matchId: string,
+  status: 'finished' | 'cancelled',
+  reason: MatchCancelReason | null,
+) {
+  after.add(() => ctx.bus.emit('match.ended', { matchId, status, reason }));
+}
 
 // ---- reading -----------------------------------------------------------------------------------
 
@@ -187,34 +220,47 @@ export async function createMatch(
 
 // ---- actions -----------------------------------------------------------------------------------
 
-function assertCaptainOnTurn(match: MatchRow, players: readonly PlayerRow[], userId: string): void {
-  const me = players.find((p) => p.userId === userId);
-  if (!me) throw forbidden('NOT_A_PARTICIPANT');
-  if (!me.captain || me.team !== match.turn) throw forbidden('NOT_YOUR_TURN');
-}
-
-/** A captain picks a player from the pool. */
-export async function pickPlayer(
+/**
+ * A captain's move in `phase`, in one transaction on the locked match: 404 for an unknown match,
+ * 409 WRONG_MATCH_PHASE in another phase, 403 NOT_A_PARTICIPANT / NOT_YOUR_TURN unless the caller
+ * is the captain on turn; then `move` checks its own input and applies it.
+ */
+function captainMove(
   ctx: AppContext,
   userId: string,
   matchId: string,
-  pickedId: string,
+  phase: 'playerveto' | 'mapveto',
+  move: (tx: Db, after: After, match: MatchRow, players: PlayerRow[]) => Promise<void>,
 ): Promise<void> {
-  await inTransaction(
+  return inTransaction(
     ctx.db,
     async (tx, after) => {
       const found = await loadMatch(tx, matchId, true);
       if (!found) throw notFound();
       const { match, players } = found;
-      if (match.status !== 'playerveto') throw conflict('WRONG_MATCH_PHASE');
-      assertCaptainOnTurn(match, players, userId);
-      const picked = players.find((p) => p.userId === pickedId);
-      if (!picked || picked.team !== null) throw badRequest('INVALID_PICK');
-      await jobsOf(ctx).cancel(tx, after, PICK_JOB, `${matchId}:${match.pickIndex}`);
-      await applyPick(ctx, tx, after, match, players, picked, false);
+      if (match.status !== phase) throw conflict('WRONG_MATCH_PHASE');
+      const me = players.find((p) => p.userId === userId);
+      if (!me) throw forbidden('NOT_A_PARTICIPANT');
+      if (!me.captain || me.team !== match.turn) throw forbidden('NOT_YOUR_TURN');
+      await move(tx, after, match, players);
     },
     logOf(ctx),
   );
+}
+
+/** A captain picks a player from the pool. */
+export function pickPlayer(
+  ctx: AppContext,
+  userId: string,
+  matchId: string,
+  pickedId: string,
+): Promise<void> {
+  return captainMove(ctx, userId, matchId, 'playerveto', async (tx, after, match, players) => {
+    const picked = players.find((p) => p.userId === pickedId);
+    if (!picked || picked.team !== null) throw badRequest('INVALID_PICK');
+    await jobsOf(ctx).cancel(tx, after, PICK_JOB, `${matchId}:${match.pickIndex}`);
+    await applyPick(ctx, tx, after, match, players, picked, false);
+  });
 }
 
 /** Deadline of pick `index`: the highest-rated player left goes to the captain on turn. */
@@ -256,6 +302,25 @@ async function applyPick(
   const left = players.filter((p) => p.team === null);
   if (left.length === 1) await take(left[0], true);
 
+  const room = matchRoom(match.id);
+  after.add(() => {
+    for (const p of picks)
+      ctx.realtime.toRoom(room, 'MATCH_PICK_PLAYER', {
+        matchId: match.id,
+        team: p.team,
+        player: toPlayer(p.player),
+        auto: p.auto,
+      });
+  });
+
+  // The picked players learn their team whatever comes next (a one-map pool returns early).
+  patchAll(
+    ctx,
+    after,
+    picks.map((p) => p.player.userId),
+    (uid) => ({ teamOne: picks.find((p) => p.player.userId === uid)?.team === 'teamOne' }),
+  );
+
   const done = players.every((p) => p.team !== null);
   let status: MatchRow['status'] = 'playerveto';
   let turn: TeamKey | null;
@@ -263,15 +328,6 @@ async function applyPick(
   if (done && match.mapPool.length <= 1) {
     // A one-map pool needs no veto.
     await tx.update(matches).set({ pickIndex: index }).where(eq(matches.id, match.id));
-    after.add(() => {
-      for (const p of picks)
-        ctx.realtime.toRoom(matchRoom(match.id), 'MATCH_PICK_PLAYER', {
-          matchId: match.id,
-          team: p.team,
-          player: toPlayer(p.player),
-          auto: p.auto,
-        });
-    });
     await setMap(ctx, tx, after, match, players, match.mapPool[0] ?? DEFAULT_MAP_POOL[0]);
     return;
   }
@@ -286,26 +342,11 @@ async function applyPick(
     await jobsOf(ctx).schedule(tx, after, PICK_JOB, `${match.id}:${index}`, deadline);
   }
   await tx.update(matches).set({ pickIndex: index, status, turn, deadline }).where(eq(matches.id, match.id));
-
-  const room = matchRoom(match.id);
   after.add(() => {
-    for (const p of picks)
-      ctx.realtime.toRoom(room, 'MATCH_PICK_PLAYER', {
-        matchId: match.id,
-        team: p.team,
-        player: toPlayer(p.player),
-        auto: p.auto,
-      });
     if (done) ctx.realtime.toRoom(room, 'MATCH_CHANGE_STATUS', { matchId: match.id, status });
     ctx.realtime.toRoom(room, 'MATCH_SET_COUNTDOWN', { matchId: match.id, deadline, turn });
   });
   after.add(() => publishState(ctx, match.id));
-  patchAll(
-    ctx,
-    after,
-    picks.map((p) => p.player.userId),
-    (uid) => ({ teamOne: picks.find((p) => p.player.userId === uid)?.team === 'teamOne' }),
-  );
   if (done)
     patchAll(
       ctx,
@@ -316,27 +357,13 @@ async function applyPick(
 }
 
 /** A captain bans a map. */
-export async function banMap(
-  ctx: AppContext,
-  userId: string,
-  matchId: string,
-  mapKey: string,
-): Promise<void> {
-  await inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      const found = await loadMatch(tx, matchId, true);
-      if (!found) throw notFound();
-      const { match, players } = found;
-      if (match.status !== 'mapveto') throw conflict('WRONG_MATCH_PHASE');
-      assertCaptainOnTurn(match, players, userId);
-      if (!match.mapPool.some((m) => m.key === mapKey)) throw badRequest('INVALID_MAP');
-      if (match.bans.some((b) => b.mapKey === mapKey)) throw conflict('MAP_ALREADY_BANNED');
-      await jobsOf(ctx).cancel(tx, after, BAN_JOB, `${matchId}:${match.bans.length}`);
-      await applyBan(ctx, tx, after, match, players, mapKey, false);
-    },
-    logOf(ctx),
-  );
+export function banMap(ctx: AppContext, userId: string, matchId: string, mapKey: string): Promise<void> {
+  return captainMove(ctx, userId, matchId, 'mapveto', async (tx, after, match, players) => {
+    if (!match.mapPool.some((m) => m.key === mapKey)) throw badRequest('INVALID_MAP');
+    if (match.bans.some((b) => b.mapKey === mapKey)) throw conflict('MAP_ALREADY_BANNED');
+    await jobsOf(ctx).cancel(tx, after, BAN_JOB, `${matchId}:${match.bans.length}`);
+    await applyBan(ctx, tx, after, match, players, mapKey, false);
+  });
 }
 
 /** Deadline of ban `index`: a random remaining map is banned for the team on turn. */
@@ -424,6 +451,14 @@ export async function setServer(
       serverSecret: server.secret,
     })
     .where(eq(matches.id, matchId));
+  if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
+    await jobsOf(ctx).schedule(
+      tx,
+      after,
+      LIVE_JOB,
+      matchId,
+      ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
+    );
   const found = await loadMatch(tx, matchId);
   const members = new Set(found?.players.map((p) => p.userId) ?? []);
   after.add(async () => {
@@ -510,13 +545,60 @@ export async function applyRound(
   );
 }
 
-/** Marks the match live (going_live). */
+/** Marks the match live (going_live); the live deadline is off. */
 export async function markLive(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
   await tx
     .update(matches)
     .set({ liveAt: ctx.clock.now() })
     .where(and(eq(matches.id, matchId), isNull(matches.liveAt)));
+  await jobsOf(ctx).cancel(tx, after, LIVE_JOB, matchId);
   after.add(() => publishState(ctx, matchId));
+}
+
+/**
+ * The live deadline: a match whose server has not gone live by now (players never connected, the
+ * server hangs) is cancelled with SERVER_UNAVAILABLE, which frees the server (match.ended).
+ */
+export async function liveTimedOut(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
+  const found = await loadMatch(tx, matchId, true);
+  if (found?.match.status !== 'active' || found.match.liveAt !== null) return; // over, or live
+  await cancelLoaded(ctx, tx, after, found, 'SERVER_UNAVAILABLE');
+}
+
+/**
+ * A game event of this active match came in (ingestion): the server is alive, so the stale
+ * deadline moves to MATCH_STALE_TIMEOUT_MS from now.
+ */
+export async function armStaleDeadline(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+): Promise<void> {
+  if (ctx.config.MATCH_STALE_TIMEOUT_MS === 0) return;
+  await jobsOf(ctx).reschedule(
+    tx,
+    after,
+    STALE_JOB,
+    matchId,
+    ctx.clock.now() + ctx.config.MATCH_STALE_TIMEOUT_MS,
+  );
+}
+
+/**
+ * The stale deadline: no game event for MATCH_STALE_TIMEOUT_MS (the server crashed or hangs) — the
+ * match is cancelled with SERVER_UNAVAILABLE, which frees the server (match.ended) and its players.
+ */
+export async function staleTimedOut(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
+  const found = await loadMatch(tx, matchId, true);
+  if (found?.match.status !== 'active') return; // over already
+  await cancelLoaded(ctx, tx, after, found, 'SERVER_UNAVAILABLE');
+}
+
+/** A match that is over needs no game-server deadline any more. */
+async function endDeadlines(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
+  await jobsOf(ctx).cancel(tx, after, LIVE_JOB, matchId);
+  await jobsOf(ctx).cancel(tx, after, STALE_JOB, matchId);
 }
 
 /**
@@ -558,6 +640,7 @@ export async function finishMatch(
     })
     .where(eq(matches.id, match.id));
   match.status = 'finished';
+  await endDeadlines(ctx, tx, after, match.id);
   after.add(() => {
     for (const r of results)
       ctx.realtime.toUser(r.userId, 'PRIVATE_MATCH_RESULT', {
@@ -578,18 +661,38 @@ export async function finishMatch(
     players.map((p) => p.userId),
     () => ({ match: { ...clearedMatch }, teamOne: false }),
   );
+  announceEnded(ctx, after, match.id, 'finished', null);
 }
 
-/** Cancels a live match (no Elo change): the room gets MATCH_CANCELLED, players are free again. */
+const isLive = (match: MatchRow) => (LIVE_MATCH_STATUSES as readonly string[]).includes(match.status);
+
+/** Cancels the match if it is still live (see cancelLoaded); false when it is unknown or over. */
 export async function cancelMatchTx(
   ctx: AppContext,
   tx: Db,
   after: After,
   matchId: string,
-  reason: string,
+  reason: MatchCancelReason,
 ): Promise<boolean> {
   const found = await loadMatch(tx, matchId, true);
-  if (!found || !(LIVE_MATCH_STATUSES as readonly string[]).includes(found.match.status)) return false;
+  if (!found || !isLive(found.match)) return false;
+  await cancelLoaded(ctx, tx, after, found, reason);
+  return true;
+}
+
+/**
+ * Cancels a live match, loaded and locked by the caller (no Elo change): the room gets
+ * MATCH_CANCELLED, players are free again, and `match.ended` frees its game server. Every
+ * cancellation goes through here.
+ */
+async function cancelLoaded(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  found: { match: MatchRow; players: PlayerRow[] },
+  reason: MatchCancelReason,
+): Promise<void> {
+  const matchId = found.match.id;
   await tx
     .update(matches)
     .set({
@@ -600,6 +703,7 @@ export async function cancelMatchTx(
       finishedAt: ctx.clock.now(),
     })
     .where(eq(matches.id, matchId));
+  await endDeadlines(ctx, tx, after, matchId);
   after.add(() => {
     ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_CANCELLED', { matchId, reason });
     ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_CHANGE_STATUS', { matchId, status: 'cancelled' });
@@ -611,11 +715,29 @@ export async function cancelMatchTx(
     found.players.map((p) => p.userId),
     () => ({ match: { ...clearedMatch }, teamOne: false }),
   );
-  return true;
+  announceEnded(ctx, after, matchId, 'cancelled', reason);
 }
 
-export function cancelMatch(ctx: AppContext, matchId: string, reason: string): Promise<boolean> {
+export function cancelMatch(ctx: AppContext, matchId: string, reason: MatchCancelReason): Promise<boolean> {
   return inTransaction(ctx.db, (tx, after) => cancelMatchTx(ctx, tx, after, matchId, reason), logOf(ctx));
+}
+
+/**
+ * An admin ends a match that is stuck (or must not be played): cancelled with ADMIN_CANCELLED like
+ * any other cancellation — the room sees it live, the players are free, the server is freed.
+ * 404 for an unknown match, 409 WRONG_MATCH_PHASE for one that is over already.
+ */
+export function cancelMatchByAdmin(ctx: AppContext, matchId: string): Promise<void> {
+  return inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      const found = await loadMatch(tx, matchId, true);
+      if (!found) throw notFound();
+      if (!isLive(found.match)) throw conflict('WRONG_MATCH_PHASE');
+      await cancelLoaded(ctx, tx, after, found, 'ADMIN_CANCELLED');
+    },
+    logOf(ctx),
+  );
 }
 
 /** A participant asks for an admin: every online admin gets ADMIN_HELP in their private room. */

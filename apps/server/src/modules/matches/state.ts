@@ -65,6 +65,7 @@ export function buildState(m: MatchRow, players: readonly PlayerRow[], participa
     score: { teamOne: m.scoreOne, teamTwo: m.scoreTwo },
     stats: toStats(players),
     winner: m.winner,
+    cancelReason: m.cancelReason,
   };
 }
 

@@ -14,18 +14,35 @@ import {
   type TestDatabase,
   type TestUser,
 } from '../../../test/helpers';
-import { getStatus, getStatuses } from './service';
+import { joinQueue, queueState } from '../queue/service';
+import { getStatus, getStatuses, patchStatus } from './service';
 
-/** The next socialChangedStatus about `userId` on `socket`. */
-const statusOf = (socket: Socket, userId: string) =>
+/** The next socialChangedStatus about `userId` on `socket` (that `matches`, if given). */
+const statusOf = (socket: Socket, userId: string, matches: (s: UserStatus) => boolean = () => true) =>
   new Promise<UserStatus>((resolve) => {
     const onStatus = (p: SocialChangedStatus) => {
-      if (p.userId !== userId) return;
+      if (p.userId !== userId || !matches(p.status)) return;
       socket.off('socialChangedStatus', onStatus);
       resolve(p.status);
     };
     socket.on('socialChangedStatus', onStatus);
   });
+
+/** `a` asks `b` for friendship and `b` accepts, through the API. */
+async function befriendOn(t: TestApp, a: TestUser, b: TestUser): Promise<void> {
+  const req = await t.app.inject({
+    method: 'POST',
+    url: '/api/friends',
+    payload: { recipient: b.id },
+    headers: bearer(a.token),
+  });
+  await t.app.inject({
+    method: 'PATCH',
+    url: `/api/friends/${req.json()._id}`,
+    payload: { accepted: true },
+    headers: bearer(b.token),
+  });
+}
 
 describe('presence: the live status object and its delivery to friends', () => {
   let t: TestApp;
@@ -36,20 +53,7 @@ describe('presence: the live status object and its delivery to friends', () => {
     sockets.push(s);
     return s;
   };
-  const befriend = async (a: TestUser, b: TestUser) => {
-    const req = await t.app.inject({
-      method: 'POST',
-      url: '/api/friends',
-      payload: { recipient: b.id },
-      headers: bearer(a.token),
-    });
-    await t.app.inject({
-      method: 'PATCH',
-      url: `/api/friends/${req.json()._id}`,
-      payload: { accepted: true },
-      headers: bearer(b.token),
-    });
-  };
+  const befriend = (a: TestUser, b: TestUser) => befriendOn(t, a, b);
   const cardStatus = async (user: TestUser): Promise<UserStatus> =>
     (await t.app.inject(`/api/users/${user.id}`)).json().status;
   beforeAll(async () => {
@@ -194,7 +198,11 @@ describe.skipIf(!redisUrl)('presence and friends across two instances (Redis ada
   const sockets: Socket[] = [];
   beforeAll(async () => {
     database = await openTestDatabase();
-    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: `openpug-test-${randomBytes(4).toString('hex')}` };
+    const env = {
+      REDIS_URL: redisUrl!,
+      REDIS_PREFIX: `openpug-test-${randomBytes(4).toString('hex')}`,
+      PRESENCE_SWEEP_MS: '250',
+    };
     a = await createTestApp({ env, database });
     b = await createTestApp({ env, database });
     await Promise.all([a.listen(), b.listen()]);
@@ -245,5 +253,23 @@ describe.skipIf(!redisUrl)('presence and friends across two instances (Redis ada
     const patched = statusOf(annOnA, bob.id);
     await b.app.ctx.bus.emit('status.patch', { userId: bob.id, patch: { inQueue: true } });
     expect(await patched).toMatchObject({ online: false, inQueue: true });
+  });
+
+  it('sets a player left "online" by a dead instance offline at the next sweep and takes them out of the queue', async () => {
+    const ann = await createTestUser(a.app, { name: 'Ann' });
+    const cid = await createTestUser(a.app, { name: 'Cid', teamSpeakId: 'ts-cid-sweep' });
+    await befriendOn(a, ann, cid);
+    const annOnA = await connectSocket(a.url, ann.token);
+    sockets.push(annOnA);
+
+    // What a crashed instance leaves behind: Cid queued and "online" with no socket anywhere.
+    await joinQueue(b.app.ctx, cid.id);
+    await patchStatus(b.app.ctx, cid.id, { online: true });
+    const offline = statusOf(annOnA, cid.id, (status) => !status.online && !status.inQueue);
+
+    // One instance's sweep (every 250 ms here) finds him; Ann, still connected, stays online.
+    expect((await offline).lastSeen).toEqual(expect.any(Number));
+    expect((await queueState(a.app.ctx, cid.id)).inQueue).toBe(false);
+    expect((await getStatus(a.app.ctx, ann.id)).online).toBe(true);
   });
 });

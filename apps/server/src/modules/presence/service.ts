@@ -119,6 +119,31 @@ export async function markMaybeOffline(ctx: AppContext, userId: string): Promise
 }
 
 /**
+ * Users stored online without a socket on any instance: their instance died without closing its
+ * sockets (with REDIS_URL the start-up reset below cannot run). Each goes offline through
+ * markMaybeOffline, which re-checks the sockets, so a tab that connected meanwhile keeps its user
+ * online. Returns the users set offline; the bus hears 'presence.lost' for each.
+ */
+export async function sweepStaleOnline(ctx: AppContext): Promise<string[]> {
+  const stored = await ctx.db
+    .select({ userId: userStatus.userId })
+    .from(userStatus)
+    .where(sql`(${userStatus.status} ->> 'online')::boolean`);
+  if (stored.length === 0) return [];
+  const connected = await ctx.realtime.connectedUserIds();
+  const lost: string[] = [];
+  for (const { userId } of stored) {
+    if (connected.has(userId)) continue;
+    await markMaybeOffline(ctx, userId);
+    if (!(await getStatus(ctx, userId)).online) {
+      lost.push(userId);
+      await ctx.bus.emit('presence.lost', { userId });
+    }
+  }
+  return lost;
+}
+
+/**
  * Single-instance start-up: no socket can be connected yet, so any stored "online" is left over
  * from a previous run. (With REDIS_URL other instances may hold sockets, so this is skipped.)
  */

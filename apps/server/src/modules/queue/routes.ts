@@ -52,6 +52,11 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       );
     });
 
+    // A queued player whose instance died never signs out; the presence sweep reports them.
+    ctx.bus.on('presence.lost', ({ userId }) =>
+      leaveQueue(ctx, userId, { onlyOutsidePhase: true }).then(() => undefined),
+    );
+
     ctx.realtime.onAuthenticated(async (socket, userId) => {
       const state = await queueState(ctx, userId);
       if (!state.inQueue) return;

@@ -4,12 +4,13 @@
  * on PGlite transactions are serial anyway): nobody is in two accept phases, a match always gets
  * exactly the ten accepted players, and entries/deadlines survive a restart.
  *
- * Rules (SPEC §4): joining needs a voice link and a profile name and is refused while queued or
- * in a live match; the first ten in queue order get an accept phase (deadline ACCEPT_TIMEOUT_MS,
- * job `queue.accept`); all ten ready → a match; at the deadline the unaccepted leave the queue
- * (PRIVATE_QUEUE_KICK), the accepted keep their places (PRIVATE_QUEUE_TIMEOUT) and a new phase
- * starts if ten remain. Leaving during a phase counts as not accepting. Every change broadcasts
- * PUBLIC_QUEUE_UPDATE {count}.
+ * Rules (SPEC §4): joining needs a voice link and a profile name (with the MatchZy game-server
+ * provider also a linked Steam account) and is refused while queued or in a live match; the
+ * first ten in queue order get an accept phase (deadline ACCEPT_TIMEOUT_MS, job `queue.accept`);
+ * all ten ready → a match; at the deadline the unaccepted leave the queue (PRIVATE_QUEUE_KICK),
+ * the accepted keep their places (PRIVATE_QUEUE_TIMEOUT) and a new phase starts if ten remain.
+ * Leaving during a phase counts as not accepting. Every change broadcasts PUBLIC_QUEUE_UPDATE
+ * {count}.
  */
 import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
@@ -125,6 +126,8 @@ export async function joinQueue(
   if (!user) throw notFound('USER_DOES_NOT_EXIST');
   if (!user.teamSpeakId) throw conflict('VOICE_NOT_LINKED');
   if (!user.name?.trim()) throw badRequest('NAME_REQUIRED');
+  // Real CS2 servers (MatchZy) admit the rostered players by SteamID64 only.
+  if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy' && !user.steamId) throw conflict('STEAM_NOT_LINKED');
   return inTransaction(
     ctx.db,
     async (tx, after) => {

@@ -59,22 +59,6 @@ export async function ranking(ctx: AppContext, q: RankingQuery): Promise<Ranking
       FROM ${users} u LEFT JOIN results r ON r.user_id = u.id
     )`;
   const where = like ? sql`WHERE name ILIKE ${like}` : sql``;
-  const rows = await ctx.db.execute<{
-    id: string;
-    name: string | null;
-    avatar: string | null;
-    banner: string;
-    elo: number;
-    rank: number;
-    wins: number;
-    losses: number;
-    win_rate: number;
-  }>(
-    sql`${base} SELECT * FROM ranked ${where} ORDER BY ${sortColumn} ${dir}, rank ASC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
-  );
-  const totals = await ctx.db.execute<{ total: number }>(
-    sql`${base} SELECT count(*)::int AS total FROM ranked ${where}`,
-  );
   type Row = {
     id: string;
     name: string | null;
@@ -86,6 +70,12 @@ export async function ranking(ctx: AppContext, q: RankingQuery): Promise<Ranking
     losses: number;
     win_rate: number;
   };
+  const rows = await ctx.db.execute<Row>(
+    sql`${base} SELECT * FROM ranked ${where} ORDER BY ${sortColumn} ${dir}, rank ASC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
+  );
+  const totals = await ctx.db.execute<{ total: number }>(
+    sql`${base} SELECT count(*)::int AS total FROM ranked ${where}`,
+  );
   const docs: RankingRow[] = rowsOf<Row>(rows).map((r) => ({
     _id: r.id,
     rank: Number(r.rank),
