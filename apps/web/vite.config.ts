@@ -3,6 +3,7 @@
  * and into dist/version.json, so a running tab can notice a newer deployment, and it writes the
  * build manifest that bench/ reads to measure the landing route's initial JavaScript.
  */
+import { createRequire } from 'node:module';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import rootPackage from '../../package.json' with { type: 'json' };
@@ -20,10 +21,18 @@ function versionFile(version: string): Plugin {
   };
 }
 
+/**
+ * The lamejs MP3 encoder (voice messages) is served as its own prebuilt script (its IIFE build,
+ * which `require` resolves to), not bundled: its minified code names a local `z`, and
+ * `manualPureFunctions: ['z']` below would drop its `z.setModules(...)` calls.
+ */
+const lamejsScript = createRequire(import.meta.url).resolve('@breezystack/lamejs');
+
 const backend = 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react(), versionFile(appVersion)],
+  resolve: { alias: [{ find: /^lamejs-script(?=\?)/, replacement: lamejsScript }] },
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   build: {
     manifest: true,

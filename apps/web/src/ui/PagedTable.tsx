@@ -1,13 +1,19 @@
 /**
- * Paging shared by every list table (leaderboard, admin users, admin drops and awards): page and
- * page size state, the pagination bar (page-size picker hidden on phones) and the empty row.
+ * Pieces shared by the list tables (leaderboard, season standings, admin users, admin drops and
+ * awards): page and page size state, the pagination bar (page-size picker hidden on phones), the
+ * name filter, the player cell and the empty row.
  */
+import Box from '@mui/material/Box';
+import type { SxProps, Theme } from '@mui/material/styles';
 import TableCell from '@mui/material/TableCell';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { UserAvatar } from './UserAvatar';
 
 export interface Paging {
   /** Zero-based, as the pagination bar counts. */
@@ -73,5 +79,69 @@ export function EmptyTableRow({ colSpan, text }: { colSpan: number; text: string
         <Typography color="text.secondary">{text}</Typography>
       </TableCell>
     </TableRow>
+  );
+}
+
+/** The name filter above a paged table; a new filter goes back to the first page. */
+export function ListFilter({
+  value,
+  onChange,
+  paging,
+}: {
+  value: string;
+  onChange(value: string): void;
+  paging: Paging;
+}) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      size="small"
+      label={t('competition.leaderboard.filter')}
+      value={value}
+      onChange={(e) => {
+        onChange(e.target.value);
+        paging.setPage(0);
+      }}
+      sx={{ mb: 2, width: { xs: '100%', sm: 280 } }}
+    />
+  );
+}
+
+/**
+ * A player's avatar and name in a table cell, linking to `to`. `hideAvatarOnPhone` leaves the
+ * narrow phone columns to the name; `nameSx` sets the name's width (it is cut with an ellipsis).
+ */
+export function TableUserLink({
+  user,
+  to,
+  avatarSize,
+  hideAvatarOnPhone = false,
+  nameSx,
+}: {
+  user: { _id: string; name: string | null; avatar: string | null };
+  to: string;
+  avatarSize: number;
+  hideAvatarOnPhone?: boolean;
+  nameSx: SxProps<Theme>;
+}) {
+  const { t } = useTranslation();
+  const avatar = <UserAvatar user={user} size={avatarSize} />;
+  return (
+    <Box
+      component={Link}
+      to={to}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1.5,
+        color: 'inherit',
+        textDecoration: 'none',
+      }}
+    >
+      {hideAvatarOnPhone ? <Box sx={{ display: { xs: 'none', sm: 'block' } }}>{avatar}</Box> : avatar}
+      <Typography component="span" noWrap sx={nameSx}>
+        {user.name ?? t('competition.unnamed')}
+      </Typography>
+    </Box>
   );
 }

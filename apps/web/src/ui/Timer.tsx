@@ -6,15 +6,18 @@ import { useEffect, useState } from 'react';
 import { formatMmSs, isUrgent, secondsLeft } from './countdown';
 import { tokens } from './tokens';
 
-/** Whole seconds left until `deadline` (epoch ms), re-rendering every second; 0 without a deadline. */
-export function useSecondsLeft(deadline: number | null): number {
+/**
+ * Whole seconds left until `deadline` (epoch ms), re-rendering every `everyMs` (a second unless a
+ * screen wants a finer tick); 0 without a deadline.
+ */
+export function useSecondsLeft(deadline: number | null, everyMs = 1000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (deadline === null) return;
     setNow(Date.now());
-    const id = setInterval(() => setNow(Date.now()), 1000);
+    const id = setInterval(() => setNow(Date.now()), everyMs);
     return () => clearInterval(id);
-  }, [deadline]);
+  }, [deadline, everyMs]);
   return deadline === null ? 0 : secondsLeft(deadline, now);
 }
 

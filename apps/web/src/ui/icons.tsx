@@ -7,7 +7,8 @@ import type { ReactNode, SVGProps } from 'react';
 
 export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-function LineIcon({ size = 22, children, ...props }: IconProps & { children: ReactNode }) {
+/** The base of every line icon: the 24×24 stroked frame, hidden from screen readers. */
+export function LineIcon({ size = 22, children, ...props }: IconProps & { children: ReactNode }) {
   return (
     <svg
       width={size}

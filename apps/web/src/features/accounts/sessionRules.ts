@@ -10,7 +10,8 @@
  *   module sends `logout` and disconnects.
  */
 import type { ProfilePatchEvent, SessionResponse, TokenResponse } from '@openpug/shared';
-import { api } from '../api/client';
+import { api, type RequestOptions } from '../api/client';
+import { setLoading } from '../app-state/store';
 import { type SessionUser, saveSession, updateSessionUser, useSession } from '../session/store';
 import { useSocketState } from '../socket/socket';
 
@@ -32,6 +33,21 @@ export function completeLogin(
     matrix: (response.matrix ?? null) as Record<string, unknown> | null,
     expiry: String(response.expiresAt),
   });
+}
+
+/**
+ * Posts an e-mail login or a sign-up and stores the session it answers with. A refusal rejects;
+ * the API client has then cleared the loading dialog and shows the error key.
+ */
+export async function requestSession(
+  path: '/login' | '/register',
+  body: unknown,
+  options?: RequestOptions,
+): Promise<void> {
+  setLoading(true);
+  const response = await api.post<SessionResponse>(path, body, options);
+  setLoading(false);
+  completeLogin(response);
 }
 
 /** Whether the stored expiry is within the margin (or past, or unreadable). */

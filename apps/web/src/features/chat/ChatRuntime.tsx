@@ -8,9 +8,12 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useSession } from '../session/store';
 import { ChatLauncher, ChatWindow } from './ChatWindow';
-import { startChat, stopChat } from './engine';
+import { rejectsCredentials, startChat, stopChat } from './engine';
 import { prefersChatRoute } from './social';
 import { openChatWindow, useChat } from './store';
+
+const CHAT_RETRY_FIRST_MS = 2_000;
+const CHAT_RETRY_MAX_MS = 60_000;
 
 function credentials(raw: unknown): MatrixSession | null {
   const parsed = matrixSessionSchema.safeParse(raw);
@@ -26,8 +29,20 @@ export function ChatRuntime({ onChatRoute }: { onChatRoute: boolean }) {
   useEffect(() => {
     const creds = credentials(matrix);
     if (!creds) return;
-    void startChat(creds).catch(() => undefined);
-    return () => stopChat();
+    // A refused token has logged out already; a network failure is retried, backing off.
+    let stopped = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (delay: number) =>
+      void startChat(creds).catch((err) => {
+        if (stopped || rejectsCredentials(err)) return;
+        retry = setTimeout(() => attempt(Math.min(delay * 2, CHAT_RETRY_MAX_MS)), delay);
+      });
+    attempt(CHAT_RETRY_FIRST_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      stopChat();
+    };
   }, [token]);
   if (onChatRoute || !token) return null;
   if (chatOpen) return <ChatWindow />;

@@ -1,9 +1,12 @@
 /**
  * The floating chat window (SPEC §2 Global layout): draggable by its banner and resizable from its
  * corner, 400×360 by default and at least 300×240, always kept inside the viewport. Shows the
- * open room, or the room list (all rooms grouped favourite / other / low priority, newest first).
+ * open room, or the room list (all rooms grouped favourite / other / low priority, newest first;
+ * each room's menu tags it favourite or low priority).
  */
 import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,8 +15,9 @@ import { ChatIcon } from '../../ui/icons';
 import { LogoMark } from '../../ui/Logo';
 import styles from './Chat.module.css';
 import { ChatRoom } from './ChatRoom';
-import { CloseIcon, ExpandIcon, RoomsIcon } from './icons';
-import { CHAT, groupRooms, type RoomSummary } from './rules';
+import { setRoomTag } from './engine';
+import { CloseIcon, ExpandIcon, MoreIcon, RoomsIcon, StarIcon } from './icons';
+import { CHAT, groupRooms, ROOM_TAGS, type RoomSummary, type RoomTag } from './rules';
 import { closeChatWindow, openChatWindow, useChat } from './store';
 
 interface Box {
@@ -127,26 +131,44 @@ export function ChatWindow() {
           bannerExtra={tools}
         />
       ) : (
-        <div className={styles.room}>
-          <div className={styles.banner} onPointerDown={onDrag}>
-            <span className={styles.bannerAvatar}>
-              <LogoMark size={28} />
-            </span>
-            <span className={styles.bannerName}>{t('chat.rooms')}</span>
-            {chatId && tools}
-            <IconButton
-              size="small"
-              aria-label={t('chat.close')}
-              onClick={closeChatWindow}
-              data-testid="chat-close"
-            >
-              <CloseIcon size={18} />
-            </IconButton>
-          </div>
-          <RoomList current={null} onPick={(roomId) => openChatWindow(roomId)} />
-        </div>
+        <RoomListPanel
+          tools={chatId && tools}
+          onClose={closeChatWindow}
+          onPick={(roomId) => openChatWindow(roomId)}
+          onBannerPointerDown={onDrag}
+        />
       )}
       <div className={styles.resize} onPointerDown={onResize} aria-hidden="true" data-testid="chat-resize" />
+    </div>
+  );
+}
+
+/** The room list under a banner (logo, 'Rooms', extra tools, close): the window's and the page's. */
+export function RoomListPanel({
+  tools,
+  onClose,
+  onPick,
+  onBannerPointerDown,
+}: {
+  tools?: React.ReactNode;
+  onClose: () => void;
+  onPick: (roomId: string) => void;
+  onBannerPointerDown?: (e: ReactPointerEvent) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.room}>
+      <div className={styles.banner} onPointerDown={onBannerPointerDown}>
+        <span className={styles.bannerAvatar}>
+          <LogoMark size={28} />
+        </span>
+        <span className={styles.bannerName}>{t('chat.rooms')}</span>
+        {tools}
+        <IconButton size="small" aria-label={t('chat.close')} onClick={onClose} data-testid="chat-close">
+          <CloseIcon size={18} />
+        </IconButton>
+      </div>
+      <RoomList current={null} onPick={onPick} />
     </div>
   );
 }
@@ -156,33 +178,65 @@ export function RoomList({ current, onPick }: { current: string | null; onPick: 
   const chats = useChat((s) => s.chats);
   const synced = useChat((s) => s.matrixSynched);
   const groups = useMemo(() => groupRooms(chats), [chats]);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; room: RoomSummary } | null>(null);
   if (!synced) return <div className={styles.centerNote}>{t('chat.loading')}</div>;
-  const section = (title: string, rooms: RoomSummary[]) =>
+  const section = (title: string, testId: string, rooms: RoomSummary[]) =>
     rooms.length > 0 && (
-      <div key={title}>
+      <div key={title} data-testid={testId}>
         <div className={styles.roomListTitle}>{title}</div>
         {rooms.map((r) => (
-          <button
-            type="button"
-            key={r.roomId}
-            className={styles.roomItem}
-            aria-current={r.roomId === current}
-            onClick={() => onPick(r.roomId)}
-            data-testid="chat-room-item"
-          >
-            <ChatIcon size={18} />
-            <span>{r.name}</span>
-            {r.unread > 0 && <span className={styles.badge}>{r.unread}</span>}
-          </button>
+          <div key={r.roomId} className={styles.roomRow} data-testid="chat-room-row">
+            <button
+              type="button"
+              className={styles.roomItem}
+              aria-current={r.roomId === current}
+              onClick={() => onPick(r.roomId)}
+              data-testid="chat-room-item"
+            >
+              {r.tags.includes(ROOM_TAGS.favourite) ? <StarIcon size={18} /> : <ChatIcon size={18} />}
+              <span>{r.name}</span>
+              {r.unread > 0 && <span className={styles.badge}>{r.unread}</span>}
+            </button>
+            <IconButton
+              size="small"
+              className={styles.roomMenuButton}
+              aria-label={`${t('chat.roomOptions')}: ${r.name}`}
+              aria-haspopup="menu"
+              onClick={(e) => setMenu({ anchor: e.currentTarget, room: r })}
+              data-testid="chat-room-menu"
+            >
+              <MoreIcon size={18} />
+            </IconButton>
+          </div>
         ))}
       </div>
     );
+  const tagItem = (tag: RoomTag, label: string) => {
+    const on = menu?.room.tags.includes(tag) ?? false;
+    return (
+      <MenuItem
+        role="menuitemcheckbox"
+        aria-checked={on}
+        selected={on}
+        onClick={() => {
+          if (menu) void setRoomTag(menu.room.roomId, tag, !on);
+          setMenu(null);
+        }}
+      >
+        {label}
+      </MenuItem>
+    );
+  };
   return (
     <div className={styles.roomList} data-testid="chat-room-list">
       {chats.length === 0 && <div className={styles.centerNote}>{t('chat.noRooms')}</div>}
-      {section(t('chat.favourites'), groups.favourite)}
-      {section(t('chat.allRooms'), groups.other)}
-      {section(t('chat.lowPriority'), groups.lowPriority)}
+      {section(t('chat.favourites'), 'chat-rooms-favourite', groups.favourite)}
+      {section(t('chat.allRooms'), 'chat-rooms-other', groups.other)}
+      {section(t('chat.lowPriority'), 'chat-rooms-lowpriority', groups.lowPriority)}
+      <Menu anchorEl={menu?.anchor} open={Boolean(menu)} onClose={() => setMenu(null)}>
+        {tagItem(ROOM_TAGS.favourite, t('chat.tagFavourite'))}
+        {tagItem(ROOM_TAGS.lowPriority, t('chat.tagLowPriority'))}
+      </Menu>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import {
   directRoomAliasLocalpart,
   GLOBAL_ROOM_ALIAS_LOCALPART,
   type MatrixSession,
+  parseDirectRoomAliasLocalpart,
 } from '@openpug/shared';
 import {
   ClientEvent,
@@ -24,7 +25,15 @@ import {
 } from 'matrix-js-sdk';
 import { playSound } from '../accounts/sounds';
 import { logout, useSession } from '../session/store';
-import { CHAT, directPeers, notificationFor, notificationsMap, type RoomSummary } from './rules';
+import {
+  CHAT,
+  isDirectRoomCreator,
+  notificationFor,
+  notificationsMap,
+  ROOM_TAGS,
+  type RoomSummary,
+  type RoomTag,
+} from './rules';
 import { resetChatState, useChat } from './store';
 
 type Logger = NonNullable<Parameters<typeof createClient>[0]['logger']>;
@@ -44,8 +53,17 @@ export const getClient = () => client;
 export const serverName = () => (client?.getUserId() ?? '').replace(/^@[^:]*:/, '');
 
 /**
+ * Whether a failed chat call means the server refused the credentials (401/403), as opposed to
+ * the network failing or the page unloading mid-request, which must not end the session.
+ */
+export function rejectsCredentials(err: unknown): boolean {
+  const status = (err as { httpStatus?: unknown } | null)?.httpStatus;
+  return status === 401 || status === 403;
+}
+
+/**
  * Sign-in with the stored token (SPEC §4): checks the token with the server, then marks the client
- * logged in and starts syncing. A chat login failure logs out.
+ * logged in and starts syncing. A chat login failure (the server refusing the token) logs out.
  */
 export function startChat(creds: MatrixSession): Promise<MatrixClient | null> {
   if (client && client.getAccessToken() === creds.accessToken) return Promise.resolve(client);
@@ -63,7 +81,7 @@ export function startChat(creds: MatrixSession): Promise<MatrixClient | null> {
       await c.whoami();
     } catch (err) {
       console.error('[chat] login failed', err);
-      logout();
+      if (rejectsCredentials(err)) logout();
       throw err;
     }
     client = c;
@@ -167,7 +185,7 @@ export async function loadRoom(chatId: string): Promise<Room | null> {
   let roomId: string | null = chatId.startsWith('!') ? chatId : null;
   try {
     if (!roomId) {
-      const peers = directPeers(chatId);
+      const peers = parseDirectRoomAliasLocalpart(chatId);
       const me = c.getUserId() ?? '';
       const myProductId = me.slice(1, me.indexOf(':'));
       if (peers?.includes(myProductId)) {
@@ -198,15 +216,21 @@ export async function loadRoom(chatId: string): Promise<Room | null> {
   return null;
 }
 
-/** Direct room with another product user (SPEC §4): join by alias, else create private + invite. */
+/**
+ * Direct room with another product user (SPEC §4): join by alias, else create private + invite.
+ * A room joined by alias must have been created by one of the two (SPEC §3): a room someone else
+ * put under the alias is left again and the load fails (logged by loadRoom).
+ */
 export async function openDirectRoom(otherProductId: string): Promise<string> {
   const c = client;
   if (!c) throw new Error('chat not started');
   const me = c.getUserId() ?? '';
+  const myProductId = me.slice(1, me.indexOf(':'));
   const server = serverName();
-  const localpart = directRoomAliasLocalpart(me.slice(1, me.indexOf(':')), otherProductId);
+  const localpart = directRoomAliasLocalpart(myProductId, otherProductId);
+  let roomId: string;
   try {
-    return (await c.joinRoom(`#${localpart}:${server}`)).roomId;
+    roomId = (await c.joinRoom(`#${localpart}:${server}`)).roomId;
   } catch {
     const { room_id } = await c.createRoom({
       preset: Preset.PrivateChat,
@@ -215,6 +239,34 @@ export async function openDirectRoom(otherProductId: string): Promise<string> {
       invite: [`@${otherProductId}:${server}`],
     });
     return room_id;
+  }
+  const creator = (await c.roomState(roomId)).find((e) => e.type === EventType.RoomCreate)?.sender;
+  if (!isDirectRoomCreator(creator, [myProductId, otherProductId], server)) {
+    await c.leave(roomId).catch(() => undefined);
+    throw new Error(
+      `direct room ${roomId} under #${localpart} was created by ${creator}, not by its players`,
+    );
+  }
+  return roomId;
+}
+
+/**
+ * Tags a room favourite or low priority, or removes the tag. The two are exclusive, as in other
+ * Matrix clients: setting one removes the other. Failures are only logged, like sends (SPEC §8).
+ */
+export async function setRoomTag(roomId: string, tag: RoomTag, on: boolean): Promise<void> {
+  const c = client;
+  if (!c) return;
+  try {
+    if (!on) {
+      await c.deleteRoomTag(roomId, tag);
+      return;
+    }
+    await c.setRoomTag(roomId, tag, { order: 0.5 });
+    const other = tag === ROOM_TAGS.favourite ? ROOM_TAGS.lowPriority : ROOM_TAGS.favourite;
+    if (c.getRoom(roomId)?.tags?.[other]) await c.deleteRoomTag(roomId, other);
+  } catch (err) {
+    console.error('[chat] room tag failed', roomId, tag, err);
   }
 }
 

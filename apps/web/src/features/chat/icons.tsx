@@ -1,26 +1,10 @@
 /** Line icons for the chat (same drawing style as ui/icons.tsx: 24×24, stroked with currentColor). */
-import type { ReactNode, SVGProps } from 'react';
+import type { ReactNode } from 'react';
+import { LineIcon, type IconProps as P } from '../../ui/icons';
 
-type P = SVGProps<SVGSVGElement> & { size?: number };
-
-function I({ size = 20, children, ...props }: P & { children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.9}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
+// The chat draws its icons a little smaller than the app's default.
+function I({ size = 20, ...props }: P & { children: ReactNode }) {
+  return <LineIcon size={size} {...props} />;
 }
 
 export const CloseIcon = (p: P) => (
@@ -110,5 +94,17 @@ export const RoomsIcon = (p: P) => (
 export const ExpandIcon = (p: P) => (
   <I {...p}>
     <path d="M14 4h6v6M10 20H4v-6M20 4l-7 7M4 20l7-7" />
+  </I>
+);
+export const MoreIcon = (p: P) => (
+  <I {...p}>
+    <circle cx="12" cy="5.5" r="1.2" />
+    <circle cx="12" cy="12" r="1.2" />
+    <circle cx="12" cy="18.5" r="1.2" />
+  </I>
+);
+export const StarIcon = (p: P) => (
+  <I {...p}>
+    <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.8l-5.2 2.8 1-5.8-4.3-4.1 5.9-.9z" />
   </I>
 );

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   cleanMessageHtml,
   countdownText,
-  directPeers,
   emojiOnlyCount,
   eventDisplay,
   groupRooms,
   groupTimeline,
+  isDirectRoomCreator,
   msgtypeForMime,
   notificationFor,
   notificationsMap,
@@ -149,11 +149,15 @@ describe('small helpers', () => {
     expect(zoomBy(0.25, -1)).toBe(0.1);
     expect(zoomBy(10, 1)).toBe(10);
   });
-  it('recognises direct-chat ids', () => {
+  it('accepts a direct room only when one of the two players created it', () => {
     const a = '11111111-1111-4111-8111-111111111111';
     const b = '22222222-2222-4222-8222-222222222222';
-    expect(directPeers(`${a}_${b}`)).toEqual([a, b]);
-    expect(directPeers('global')).toBeNull();
+    const c = '33333333-3333-4333-8333-333333333333';
+    expect(isDirectRoomCreator(`@${a}:pug.example`, [a, b], 'pug.example')).toBe(true);
+    expect(isDirectRoomCreator(`@${b}:pug.example`, [a, b], 'pug.example')).toBe(true);
+    expect(isDirectRoomCreator(`@${c}:pug.example`, [a, b], 'pug.example')).toBe(false);
+    expect(isDirectRoomCreator(`@${a}:evil.example`, [a, b], 'pug.example')).toBe(false);
+    expect(isDirectRoomCreator(undefined, [a, b], 'pug.example')).toBe(false);
   });
   it('formats the countdown as mm:ss of the absolute distance', () => {
     expect(countdownText(65_000, 0)).toBe('01:05');

@@ -4,6 +4,7 @@
  * notifications map, desktop-notification rules and the attachment msgtype. No matrix-js-sdk
  * here, so these stay cheap to import and easy to test.
  */
+import { matrixUserId } from '@openpug/shared';
 
 /** SPEC §9 chat constants. */
 export const CHAT = {
@@ -171,14 +172,20 @@ export interface RoomSummary {
   unread: number;
 }
 
+/** The Matrix room tags the room list groups by (a room carries at most one of them here). */
+export const ROOM_TAGS = { favourite: 'm.favourite', lowPriority: 'm.lowpriority' } as const;
+export type RoomTag = (typeof ROOM_TAGS)[keyof typeof ROOM_TAGS];
+
 /** Rooms grouped into all, favourite, lowPriority and other, each newest activity first (SPEC §3). */
 export function groupRooms<R extends RoomSummary>(
   rooms: R[],
 ): { all: R[]; favourite: R[]; lowPriority: R[]; other: R[] } {
   const all = [...rooms].sort((a, b) => b.lastActive - a.lastActive);
-  const favourite = all.filter((r) => r.tags.includes('m.favourite'));
-  const lowPriority = all.filter((r) => r.tags.includes('m.lowpriority'));
-  const other = all.filter((r) => !r.tags.includes('m.favourite') && !r.tags.includes('m.lowpriority'));
+  const favourite = all.filter((r) => r.tags.includes(ROOM_TAGS.favourite));
+  const lowPriority = all.filter((r) => r.tags.includes(ROOM_TAGS.lowPriority));
+  const other = all.filter(
+    (r) => !r.tags.includes(ROOM_TAGS.favourite) && !r.tags.includes(ROOM_TAGS.lowPriority),
+  );
   return { all, favourite, lowPriority, other };
 }
 
@@ -214,12 +221,17 @@ export function zoomBy(zoom: number, direction: 1 | -1): number {
   return Math.min(CHAT.zoomMax, Math.max(CHAT.zoomMin, next));
 }
 
-/** The chat id of a direct chat is the alias local part: two product user ids sorted and joined. */
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const DIRECT = new RegExp(`^(${UUID})_(${UUID})$`, 'i');
-export function directPeers(chatId: string): [string, string] | null {
-  const m = DIRECT.exec(chatId);
-  return m ? [m[1], m[2]] : null;
+/**
+ * Whether a room joined by a direct-chat alias is the two players' own (SPEC §3): its creator (the
+ * m.room.create sender) must be one of them. Defence in depth against a third user who claimed the
+ * alias first on a chat server without openpug's alias rule.
+ */
+export function isDirectRoomCreator(
+  creator: string | undefined,
+  peers: readonly [string, string],
+  serverName: string,
+): boolean {
+  return peers.some((id) => matrixUserId(id, serverName) === creator);
 }
 
 /** Countdown text mm:ss of the absolute distance to a date (SPEC §2 timer). */

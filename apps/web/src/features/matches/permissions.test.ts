@@ -1,6 +1,15 @@
 import type { MatchPlayer, MatchState } from '@openpug/shared';
 import { describe, expect, it } from 'vitest';
-import { bannedBy, canAskForHelp, canBan, canPick, isParticipant, sortedStats, teamOf } from './permissions';
+import {
+  bannedBy,
+  canAskForHelp,
+  canBan,
+  canCancelMatch,
+  canPick,
+  isParticipant,
+  sortedStats,
+  teamOf,
+} from './permissions';
 
 const p = (id: string, elo = 200): MatchPlayer => ({ _id: id, name: id, avatar: null, elo });
 const maps = ['de_ancient', 'de_anubis', 'de_dust2'].map((key) => ({ key, name: key }));
@@ -21,6 +30,7 @@ function state(over: Partial<MatchState> = {}): MatchState {
     score: { teamOne: 0, teamTwo: 0 },
     stats: [],
     winner: null,
+    cancelReason: null,
     ...over,
   };
 }
@@ -47,6 +57,17 @@ describe('pick permissions', () => {
     expect(canAskForHelp(s, 'b')).toBe(true);
     expect(canAskForHelp(s, 'zz')).toBe(false);
     expect(canAskForHelp(state({ status: 'finished' }), 'a')).toBe(false);
+  });
+});
+
+describe('admin cancel', () => {
+  it('only an admin, and only while the match is not over', () => {
+    for (const status of ['playerveto', 'mapveto', 'active'] as const)
+      expect(canCancelMatch(state({ status }), 'ADMIN')).toBe(true);
+    expect(canCancelMatch(state({ status: 'finished' }), 'ADMIN')).toBe(false);
+    expect(canCancelMatch(state({ status: 'cancelled' }), 'ADMIN')).toBe(false);
+    expect(canCancelMatch(state({ status: 'active' }), 'USER')).toBe(false);
+    expect(canCancelMatch(state({ status: 'active' }), undefined)).toBe(false);
   });
 });
 

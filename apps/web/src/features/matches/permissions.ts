@@ -2,7 +2,7 @@
  * Who may do what in a match room. The server decides; the UI mirrors it so only the captain on
  * turn gets clickable players and maps, and everybody else sees whose turn it is.
  */
-import type { MatchState, TeamKey } from '@openpug/shared';
+import type { MatchState, Role, TeamKey } from '@openpug/shared';
 
 export const TEAM_SIZE = 5;
 
@@ -42,6 +42,11 @@ export function canBan(state: MatchState, userId: string | null | undefined, map
 /** Participants may call an admin while the match is not over. */
 export function canAskForHelp(state: MatchState, userId: string | null | undefined): boolean {
   return isParticipant(state, userId) && state.status !== 'finished' && state.status !== 'cancelled';
+}
+
+/** Admins may end a match that is not over yet (POST /api/admin/matches/:id/cancel). */
+export function canCancelMatch(state: Pick<MatchState, 'status'>, role: Role | null | undefined): boolean {
+  return role === 'ADMIN' && state.status !== 'finished' && state.status !== 'cancelled';
 }
 
 /** Stats sorted by kills (then fewer deaths), for the scoreboard. */

@@ -3,7 +3,7 @@
  * so participants get `server.connect`) or over a spectator socket (logged out), keeps the newest
  * MATCH_STATE and folds in countdown and score updates between full states.
  */
-import { type MatchState, SOCKET_PATH } from '@openpug/shared';
+import { type MatchCancelledPayload, type MatchState, SOCKET_PATH } from '@openpug/shared';
 import { useEffect, useState } from 'react';
 import { useSession } from '../session/store';
 import { type AppSocket, useSocketState } from '../socket';
@@ -20,7 +20,6 @@ async function spectator(): Promise<AppSocket> {
 export interface RoomView {
   state: MatchState | null;
   error: string | null;
-  cancelReason: string | null;
   socket: AppSocket | null;
 }
 
@@ -32,7 +31,6 @@ export function useMatchRoom(matchId: string): RoomView {
   const [view, setView] = useState<Omit<RoomView, 'socket'>>({
     state: null,
     error: null,
-    cancelReason: null,
   });
 
   useEffect(() => {
@@ -67,8 +65,8 @@ export function useMatchRoom(matchId: string): RoomView {
       ],
       [
         'MATCH_CANCELLED',
-        (p: { matchId: string; reason: string }) =>
-          mine(p) && setView((v) => ({ ...v, cancelReason: p.reason })),
+        (p: MatchCancelledPayload) =>
+          mine(p) && update((st) => ({ ...st, status: 'cancelled', cancelReason: p.reason })),
       ],
     ];
     for (const [e, h] of handlers) s.on(e, h);

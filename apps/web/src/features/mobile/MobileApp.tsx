@@ -15,13 +15,14 @@ import type { SessionResponse } from '@openpug/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useSecondsLeft } from '../../ui/Timer';
 import { completeLogin } from '../accounts/sessionRules';
 import { api } from '../api';
-import { markInMatch, restoreQueue, sendQueue } from '../queue/actions';
-import { dispatchQueue, hasAccepted, readyCount, useQueue } from '../queue/state';
-import { useQueueSync } from '../reach/queueSync';
+import { restoreQueue, sendQueue } from '../queue/actions';
+import { useQueueSocketEvents } from '../queue/events';
+import { hasAccepted, readyCount, useQueue } from '../queue/state';
 import { useSession } from '../session/store';
-import { useSocketEvent, useSocketState } from '../socket';
+import { useSocketState } from '../socket';
 import { currentPushState, enablePush, type PushState, registerServiceWorker } from './push';
 
 type LinkState = 'none' | 'exchanging' | 'invalid';
@@ -85,39 +86,8 @@ function useMobileQueueEvents() {
       .then((s) => setMatchId(s.matchId))
       .catch(() => undefined);
   }, [authenticated]);
-  useQueueSync();
-  useSocketEvent('PUBLIC_QUEUE_UPDATE', ({ count }) => dispatchQueue({ type: 'count', count }));
-  useSocketEvent('PRIVATE_QUEUE_READY', ({ players, deadline }) =>
-    dispatchQueue({ type: 'ready', players, deadline }),
-  );
-  useSocketEvent('PRIVATE_QUEUE_READY_UPDATE', ({ players }) =>
-    dispatchQueue({ type: 'readyUpdate', players }),
-  );
-  useSocketEvent('PRIVATE_QUEUE_KICK', () => dispatchQueue({ type: 'kick' }));
-  useSocketEvent('PRIVATE_QUEUE_TIMEOUT', ({ unreadyProfiles }) =>
-    dispatchQueue({ type: 'timeout', unreadyProfiles }),
-  );
-  useSocketEvent('PRIVATE_QUEUE_MATCH', ({ matchId: id }) => {
-    dispatchQueue({ type: 'match' });
-    markInMatch(id);
-    setMatchId(id);
-  });
-  useSocketEvent('PRIVATE_MATCH_START', ({ matchId: id }) => {
-    dispatchQueue({ type: 'match' });
-    markInMatch(id);
-    setMatchId(id);
-  });
+  useQueueSocketEvents({ onMatchFound: setMatchId, onMatchStart: setMatchId });
   return { matchId, openMatch: (id: string) => navigate(`/match/${id}`) };
-}
-
-function useSecondsLeft(deadline: number | null): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (deadline === null) return;
-    const id = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(id);
-  }, [deadline]);
-  return deadline === null ? 0 : Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
 function Logo() {
@@ -174,7 +144,7 @@ function QueueCard({ matchId, openMatch }: { matchId: string | null; openMatch: 
   const q = useQueue();
   const me = useSession((s) => s.user?._id as string | undefined);
   const voiceLinked = useSession((s) => Boolean(s.user?.teamSpeakId));
-  const secondsLeft = useSecondsLeft(q.phase?.deadline ?? null);
+  const secondsLeft = useSecondsLeft(q.phase?.deadline ?? null, 250);
 
   if (matchId && !q.inQueue) {
     return (

@@ -1,7 +1,8 @@
 /**
  * The queue widget (SPEC §4 "Queue and match"): Play / Leave with the public count and the time
  * in queue, the accept dialog (not dismissable, n/10 ready, countdown, looping sound), the kick
- * and timeout dialogs, navigation to the match room on start. Also hosts the admins' help toasts.
+ * and timeout dialogs, the Steam dialog when joining needs a Steam account (MatchZy servers),
+ * navigation to the match room on start. Also hosts the admins' help toasts.
  */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,13 +14,14 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatMmSs } from '../../ui/countdown';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
-import { useQueueSync } from '../reach/queueSync';
 import { useSession } from '../session/store';
-import { useSocketEvent, useSocketState } from '../socket';
+import { useSocketState } from '../socket';
 import { AcceptDialog, KickDialog, TimeoutDialog } from './AcceptDialog';
 import { AdminHelpToasts } from './AdminHelpToasts';
-import { markInMatch, restoreQueue, sendQueue } from './actions';
-import { dispatchQueue, useQueue } from './state';
+import { restoreQueue, sendQueue } from './actions';
+import { useQueueSocketEvents } from './events';
+import { SteamRequiredDialog } from './SteamRequiredDialog';
+import { useQueue } from './state';
 
 function useElapsed(since: number | null): string {
   const [now, setNow] = useState(() => Date.now());
@@ -37,27 +39,7 @@ function useQueueEvents() {
   useEffect(() => {
     if (authenticated) void restoreQueue().catch(() => undefined);
   }, [authenticated]);
-  useQueueSync();
-  useSocketEvent('PUBLIC_QUEUE_UPDATE', ({ count }) => dispatchQueue({ type: 'count', count }));
-  useSocketEvent('PRIVATE_QUEUE_READY', ({ players, deadline }) =>
-    dispatchQueue({ type: 'ready', players, deadline }),
-  );
-  useSocketEvent('PRIVATE_QUEUE_READY_UPDATE', ({ players }) =>
-    dispatchQueue({ type: 'readyUpdate', players }),
-  );
-  useSocketEvent('PRIVATE_QUEUE_KICK', () => dispatchQueue({ type: 'kick' }));
-  useSocketEvent('PRIVATE_QUEUE_TIMEOUT', ({ unreadyProfiles }) =>
-    dispatchQueue({ type: 'timeout', unreadyProfiles }),
-  );
-  useSocketEvent('PRIVATE_QUEUE_MATCH', ({ matchId }) => {
-    dispatchQueue({ type: 'match' });
-    markInMatch(matchId);
-  });
-  useSocketEvent('PRIVATE_MATCH_START', ({ matchId }) => {
-    dispatchQueue({ type: 'match' });
-    markInMatch(matchId);
-    navigate(`/match/${matchId}`);
-  });
+  useQueueSocketEvents({ onMatchStart: (matchId) => navigate(`/match/${matchId}`) });
 }
 
 export function QueueWidget() {
@@ -158,6 +140,7 @@ export function QueueWidget() {
       <AcceptDialog />
       <KickDialog />
       <TimeoutDialog />
+      <SteamRequiredDialog />
       <AdminHelpToasts />
     </>
   );

@@ -32,6 +32,7 @@ export async function sendQueue(event: 'join' | 'leave' | 'ready'): Promise<void
     dispatchQueue({ type: 'busy', busy: false });
     const key = error instanceof SocketRefusal ? error.key : 'ERROR';
     if (key === 'VOICE_NOT_LINKED') openVoiceLinkDialog();
+    else if (key === 'STEAM_NOT_LINKED') dispatchQueue({ type: 'steamRequired', open: true });
     else if (key === 'NAME_REQUIRED')
       updateSessionUser({ name: '' }); // the layout's name dialog opens
     else setErrorMessage(key);

@@ -24,6 +24,8 @@ export interface QueueView {
   timedOut: UnreadyProfile[] | null;
   /** A request is on its way (buttons wait). */
   busy: boolean;
+  /** Joining was refused for want of a linked Steam account (the Steam dialog is open). */
+  steamRequired: boolean;
 }
 
 export type QueueAction =
@@ -36,6 +38,7 @@ export type QueueAction =
   | { type: 'timeout'; unreadyProfiles: UnreadyProfile[] }
   | { type: 'match' }
   | { type: 'busy'; busy: boolean }
+  | { type: 'steamRequired'; open: boolean }
   | { type: 'dismiss' }
   | { type: 'reset' };
 
@@ -47,6 +50,7 @@ export const initialQueue: QueueView = {
   kicked: false,
   timedOut: null,
   busy: false,
+  steamRequired: false,
 };
 
 export function queueReducer(state: QueueView, action: QueueAction): QueueView {
@@ -83,6 +87,8 @@ export function queueReducer(state: QueueView, action: QueueAction): QueueView {
       return { ...state, phase: null, inQueue: false, joinedAt: null };
     case 'busy':
       return { ...state, busy: action.busy };
+    case 'steamRequired':
+      return { ...state, steamRequired: action.open };
     case 'dismiss':
       return { ...state, kicked: false, timedOut: null };
     case 'reset':

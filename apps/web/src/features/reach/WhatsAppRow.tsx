@@ -9,13 +9,22 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { linkWhatsAppBodySchema } from '@openpug/shared';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LinkedAccountRow } from '../accounts/LinkedAccountRow';
 import { api } from '../api';
 import { setLoading, setSuccessMessage } from '../app-state/store';
 import { updateSessionUser, useSession } from '../session/store';
 import { WhatsAppGlyph } from './icons';
+
+/** An input with its buttons: side by side from the sm width, stacked on phones. */
+function InputRow({ children }: { children: ReactNode }) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+      {children}
+    </Stack>
+  );
+}
 
 export function WhatsAppRow() {
   const { t } = useTranslation();
@@ -80,11 +89,7 @@ export function WhatsAppRow() {
   const form = editing && !phone && (
     <Stack spacing={1.5} sx={{ width: '100%', pt: 0.5 }}>
       {!sentTo ? (
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={1.5}
-          sx={{ alignItems: { sm: 'flex-start' } }}
-        >
+        <InputRow>
           <TextField
             size="small"
             label={t('reach.whatsApp.phone')}
@@ -102,15 +107,11 @@ export function WhatsAppRow() {
           <Button variant="contained" onClick={() => void sendCode()} disabled={!number.trim()}>
             {t('reach.whatsApp.sendCode')}
           </Button>
-        </Stack>
+        </InputRow>
       ) : (
         <Stack spacing={1}>
           <span>{t('reach.whatsApp.codeSent', { phone: sentTo })}</span>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={1.5}
-            sx={{ alignItems: { sm: 'flex-start' } }}
-          >
+          <InputRow>
             <TextField
               size="small"
               label={t('reach.whatsApp.code')}
@@ -135,7 +136,7 @@ export function WhatsAppRow() {
               {t('reach.whatsApp.confirm')}
             </Button>
             <Button onClick={() => setSentTo(null)}>{t('reach.whatsApp.changeNumber')}</Button>
-          </Stack>
+          </InputRow>
         </Stack>
       )}
     </Stack>

@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
@@ -8,19 +7,16 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ROLES, type Role, type UsersPage } from '@openpug/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { api } from '../../features/api/client';
 import { setSuccessMessage } from '../../features/app-state';
 import { useSession } from '../../features/session';
-import { ListPagination, usePaging } from '../../ui/PagedTable';
+import { ListFilter, ListPagination, TableUserLink, usePaging } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
-import { UserAvatar } from '../../ui/UserAvatar';
 
 /** The admin users table (/admin/users): name, e-mail, role (changeable), verified; paging and search. */
 export function AdminScreen() {
@@ -28,7 +24,7 @@ export function AdminScreen() {
   const me = useSession((s) => s.user);
   const client = useQueryClient();
   const paging = usePaging(25);
-  const { page, limit, setPage } = paging;
+  const { page, limit } = paging;
   const [filter, setFilter] = useState('');
   const isAdmin = me?.role === 'ADMIN';
   const query = useQuery({
@@ -56,16 +52,7 @@ export function AdminScreen() {
     );
   return (
     <ScreenPage title={t('screens.admin.title')}>
-      <TextField
-        size="small"
-        label={t('competition.leaderboard.filter')}
-        value={filter}
-        onChange={(e) => {
-          setFilter(e.target.value);
-          setPage(0);
-        }}
-        sx={{ mb: 2, width: { xs: '100%', sm: 280 } }}
-      />
+      <ListFilter value={filter} onChange={setFilter} paging={paging} />
       <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
         <Table size="small">
           <TableHead>
@@ -82,22 +69,12 @@ export function AdminScreen() {
             {(query.data?.docs ?? []).map((u) => (
               <TableRow key={u._id}>
                 <TableCell>
-                  <Box
-                    component={Link}
+                  <TableUserLink
+                    user={u}
                     to={`/user/${u._id}/matches`}
-                    sx={{
-                      display: 'flex',
-                      alignItems: 'center',
-                      gap: 1.5,
-                      color: 'inherit',
-                      textDecoration: 'none',
-                    }}
-                  >
-                    <UserAvatar user={u} size={28} />
-                    <Typography component="span" noWrap sx={{ maxWidth: { xs: 110, sm: 240 } }}>
-                      {u.name ?? t('competition.unnamed')}
-                    </Typography>
-                  </Box>
+                    avatarSize={28}
+                    nameSx={{ maxWidth: { xs: 110, sm: 240 } }}
+                  />
                 </TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{u.email ?? '–'}</TableCell>
                 <TableCell>

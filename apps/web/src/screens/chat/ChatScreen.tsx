@@ -1,8 +1,16 @@
-/** A chat room on its own page (/chat/:chatId); the layout hides the sidebars here. */
+/**
+ * A chat room on its own page (/chat/:chatId); the layout hides the sidebars here. Phones reach
+ * the chat through this page, so its banner also opens the room list (favourite / low priority
+ * tags included), and a picked room opens on this page.
+ */
+import IconButton from '@mui/material/IconButton';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import styles from '../../features/chat/Chat.module.css';
 import { ChatRoom } from '../../features/chat/ChatRoom';
+import { RoomListPanel } from '../../features/chat/ChatWindow';
+import { RoomsIcon } from '../../features/chat/icons';
 import { useSession } from '../../features/session/store';
 
 export function ChatScreen() {
@@ -10,23 +18,45 @@ export function ChatScreen() {
   const { chatId = '' } = useParams();
   const navigate = useNavigate();
   const loggedIn = useSession((s) => s.isTokenSet);
+  const [showList, setShowList] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a newly opened room closes the list
+  useEffect(() => setShowList(false), [chatId]);
   const close = () => {
     if (window.history.state?.idx > 0) navigate(-1);
     else navigate(loggedIn ? '/home' : '/');
   };
-  return (
-    <div className={styles.page} data-testid="chat-page">
-      {loggedIn ? (
-        <>
-          <h1 className={styles.srOnly}>{t('screens.chat.title')}</h1>
-          <ChatRoom chatId={chatId} variant="page" onClose={close} />
-        </>
-      ) : (
+  const roomsButton = (
+    <IconButton
+      size="small"
+      aria-label={t('chat.rooms')}
+      aria-pressed={showList}
+      onClick={() => setShowList((v) => !v)}
+      data-testid="chat-rooms-toggle"
+    >
+      <RoomsIcon size={18} />
+    </IconButton>
+  );
+  if (!loggedIn)
+    return (
+      <div className={styles.page} data-testid="chat-page">
         <div className={styles.loggedOut}>
           <h1>{t('screens.chat.title')}</h1>
           <p>{t('chat.loginToChat')}</p>
           <Link to="/login">{t('chat.login')}</Link>
         </div>
+      </div>
+    );
+  return (
+    <div className={styles.page} data-testid="chat-page">
+      <h1 className={styles.srOnly}>{t('screens.chat.title')}</h1>
+      {showList ? (
+        <RoomListPanel
+          tools={roomsButton}
+          onClose={close}
+          onPick={(roomId) => navigate(`/chat/${encodeURIComponent(roomId)}`)}
+        />
+      ) : (
+        <ChatRoom chatId={chatId} variant="page" onClose={close} bannerExtra={roomsButton} />
       )}
     </div>
   );

@@ -4,17 +4,12 @@
  */
 
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
 import { forgotBodySchema } from '@openpug/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { AccountForm, AuthFooterLink, EmailField } from '../../features/accounts/AccountForm';
 import { AuthCard } from '../../features/accounts/AuthCard';
-import { FormTextField, muiField } from '../../features/accounts/FormTextField';
 import { formResolver } from '../../features/accounts/formRules';
 import { LOGIN_PATH } from '../../features/accounts/sessionRules';
 import { api } from '../../features/api/client';
@@ -28,11 +23,11 @@ const resolver = formResolver<ForgotForm>(forgotBodySchema, { required: { email:
 export function ForgotPasswordScreen() {
   const { t } = useTranslation();
   const [resetEmailSent, setResetEmailSent] = useState<string | null>(null);
+  const form = useForm<ForgotForm>({ resolver, defaultValues: { email: '' } });
   const {
-    register,
     handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ForgotForm>({ resolver, defaultValues: { email: '' } });
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = handleSubmit(async ({ email }) => {
     setLoading(true);
@@ -50,31 +45,16 @@ export function ForgotPasswordScreen() {
     <AuthCard
       title={t('screens.forgotPassword.title')}
       subtitle={resetEmailSent ? undefined : t('accounts.forgot.subtitle')}
-      footer={
-        <Link component={RouterLink} to={LOGIN_PATH} sx={{ fontWeight: 600 }}>
-          {t('accounts.forgot.backToLogin')}
-        </Link>
-      }
+      footer={<AuthFooterLink to={LOGIN_PATH}>{t('accounts.forgot.backToLogin')}</AuthFooterLink>}
     >
       {resetEmailSent ? (
         <Alert severity="success" variant="outlined" role="status">
           {t('accounts.forgot.sent', { email: resetEmailSent })}
         </Alert>
       ) : (
-        <Box component="form" noValidate onSubmit={onSubmit}>
-          <Stack spacing={2}>
-            <FormTextField
-              {...muiField(register('email'))}
-              type="email"
-              label={t('accounts.fields.email')}
-              autoComplete="email"
-              fieldError={errors.email}
-            />
-            <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
-              {t('accounts.forgot.submit')}
-            </Button>
-          </Stack>
-        </Box>
+        <AccountForm onSubmit={onSubmit} submitLabel={t('accounts.forgot.submit')} submitting={isSubmitting}>
+          <EmailField form={form} name="email" />
+        </AccountForm>
       )}
     </AuthCard>
   );

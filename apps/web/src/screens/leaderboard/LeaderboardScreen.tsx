@@ -6,18 +6,14 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import type { RankingPage, RankingSortField } from '@openpug/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { api } from '../../features/api/client';
 import { useSession } from '../../features/session';
-import { EmptyTableRow, ListPagination, usePaging } from '../../ui/PagedTable';
+import { EmptyTableRow, ListFilter, ListPagination, TableUserLink, usePaging } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
-import { UserAvatar } from '../../ui/UserAvatar';
 
 const COLUMNS: { key: RankingSortField; align?: 'right' }[] = [
   { key: 'rank' },
@@ -58,16 +54,7 @@ export function LeaderboardScreen() {
   const rows = query.data?.docs ?? [];
   return (
     <ScreenPage title={t('screens.leaderboard.title')}>
-      <TextField
-        size="small"
-        label={t('competition.leaderboard.filter')}
-        value={filter}
-        onChange={(e) => {
-          setFilter(e.target.value);
-          setPage(0);
-        }}
-        sx={{ mb: 2, width: { xs: '100%', sm: 280 } }}
-      />
+      <ListFilter value={filter} onChange={setFilter} paging={paging} />
       <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
         <Table
           size="small"
@@ -109,28 +96,13 @@ export function LeaderboardScreen() {
                 >
                   <TableCell sx={{ width: 48, px: { xs: 1, sm: 2 } }}>#{r.rank}</TableCell>
                   <TableCell>
-                    <Box
-                      component={Link}
+                    <TableUserLink
+                      user={r}
                       to={`/user/${r._id}/stats`}
-                      sx={{
-                        display: 'flex',
-                        alignItems: 'center',
-                        gap: 1.5,
-                        color: 'inherit',
-                        textDecoration: 'none',
-                      }}
-                    >
-                      <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
-                        <UserAvatar user={r} size={32} />
-                      </Box>
-                      <Typography
-                        component="span"
-                        noWrap
-                        sx={{ maxWidth: { xs: 96, sm: 260 }, fontWeight: 'inherit' }}
-                      >
-                        {r.name ?? t('competition.unnamed')}
-                      </Typography>
-                    </Box>
+                      avatarSize={32}
+                      hideAvatarOnPhone
+                      nameSx={{ maxWidth: { xs: 96, sm: 260 }, fontWeight: 'inherit' }}
+                    />
                   </TableCell>
                   <TableCell align="right">{r.stats.elo}</TableCell>
                   <TableCell align="right">

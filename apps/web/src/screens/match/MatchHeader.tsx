@@ -70,7 +70,12 @@ function Captain({
 
 export function MatchHeader({ state }: { state: MatchState }) {
   const { t } = useTranslation();
-  const showScore = state.status === 'active' || state.status === 'finished';
+  // A match cancelled once its map was set shows where the game stopped; only the veto counts down.
+  const showScore =
+    state.status === 'active' ||
+    state.status === 'finished' ||
+    (state.status === 'cancelled' && state.map !== null);
+  const vetoing = state.status === 'playerveto' || state.status === 'mapveto';
   return (
     <Box
       component="header"
@@ -116,9 +121,11 @@ export function MatchHeader({ state }: { state: MatchState }) {
             </Box>
           </Typography>
         ) : (
-          <Box data-testid="match-countdown">
-            <Timer deadline={state.deadline} size="1.8rem" />
-          </Box>
+          vetoing && (
+            <Box data-testid="match-countdown">
+              <Timer deadline={state.deadline} size="1.8rem" />
+            </Box>
+          )
         )}
       </Box>
       <Captain

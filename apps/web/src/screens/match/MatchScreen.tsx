@@ -4,6 +4,7 @@
  * and cancelled views; scoreboard tab; help button; match chat. Browser tab title "Match Page".
  */
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
@@ -18,6 +19,7 @@ import { canAskForHelp, isParticipant } from '../../features/matches/permissions
 import { useMatchRoom } from '../../features/matches/room';
 import { useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
+import { AdminCancelButton } from './AdminCancelButton';
 import { HelpButton, MapPanel, Scoreboard, ServerBox } from './Live';
 import { MapVeto, PickPool, TeamColumn, TurnBanner } from './Lobby';
 import { MatchHeader, TEAM_COLOURS } from './MatchHeader';
@@ -71,7 +73,7 @@ function Result({ state }: { state: MatchState }) {
 function Room({ matchId }: { matchId: string }) {
   const { t } = useTranslation();
   const myId = useSession((s) => s.user?._id ?? null);
-  const { state, error, cancelReason, socket } = useMatchRoom(matchId);
+  const { state, error, socket } = useMatchRoom(matchId);
   const [tab, setTab] = useState<'overview' | 'scoreboard'>('overview');
 
   if (error && !state) return <Alert severity="error">{t(error)}</Alert>;
@@ -94,7 +96,8 @@ function Room({ matchId }: { matchId: string }) {
         <Tabs
           value={tab}
           onChange={(_, v) => setTab(v)}
-          sx={{ flex: 1, minHeight: 40, '& .MuiTab-root': { minHeight: 40 } }}
+          // max-content: on a phone the help / cancel buttons wrap below instead of squeezing a tab.
+          sx={{ flex: 1, minWidth: 'max-content', minHeight: 40, '& .MuiTab-root': { minHeight: 40 } }}
         >
           <Tab value="overview" label={t('match.tabs.overview')} />
           <Tab
@@ -107,6 +110,7 @@ function Room({ matchId }: { matchId: string }) {
         {canAskForHelp(state, myId) && (
           <HelpButton onSend={(msg) => send('help', { msg }).then(() => undefined)} />
         )}
+        <AdminCancelButton state={state} />
       </Box>
       <Box
         sx={{
@@ -125,8 +129,9 @@ function Room({ matchId }: { matchId: string }) {
             <>
               {state.status === 'cancelled' && (
                 <Alert severity="error" data-testid="match-cancelled">
-                  {t('match.cancelled')}
-                  {cancelReason ? ` (${cancelReason})` : ''}
+                  <AlertTitle>{t('match.cancelled')}</AlertTitle>
+                  {state.cancelReason ? `${t(`match.cancelReason.${state.cancelReason}`)} ` : ''}
+                  {t('match.cancelledNoElo')}
                 </Alert>
               )}
               {(state.status === 'playerveto' || state.status === 'mapveto') && (

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { FormTextField, muiField } from '../../features/accounts/FormTextField';
 import { formResolver } from '../../features/accounts/formRules';
 import { LogoutButton } from '../../features/accounts/LogoutButton';
+import { PasswordFields } from '../../features/accounts/PasswordFields';
 import { api } from '../../features/api/client';
 import { setLoading, setSuccessMessage } from '../../features/app-state/store';
 import { updateSessionUser, useSession } from '../../features/session/store';
@@ -110,15 +111,15 @@ const passwordResolver = formResolver<PasswordForm>(changePasswordBodySchema, {
 
 function ChangePassword() {
   const { t } = useTranslation();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<PasswordForm>({
+  const form = useForm<PasswordForm>({
     resolver: passwordResolver,
     defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
   });
+  const {
+    handleSubmit,
+    reset,
+    formState: { isSubmitting },
+  } = form;
   const onSubmit = handleSubmit(async ({ oldPassword, newPassword }) => {
     setLoading(true);
     try {
@@ -134,26 +135,10 @@ function ChangePassword() {
     <Section title={t('accounts.profile.passwordTitle')}>
       <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('accounts.profile.passwordTitle')}>
         <Stack spacing={2}>
-          <FormTextField
-            {...muiField(register('oldPassword'))}
-            type="password"
-            label={t('accounts.fields.currentPassword')}
-            autoComplete="current-password"
-            fieldError={errors.oldPassword}
-          />
-          <FormTextField
-            {...muiField(register('newPassword'))}
-            type="password"
-            label={t('accounts.fields.newPassword')}
-            autoComplete="new-password"
-            fieldError={errors.newPassword}
-          />
-          <FormTextField
-            {...muiField(register('confirmPassword'))}
-            type="password"
-            label={t('accounts.fields.confirmPassword')}
-            autoComplete="new-password"
-            fieldError={errors.confirmPassword}
+          <PasswordFields
+            form={form}
+            current={{ name: 'oldPassword', label: 'currentPassword' }}
+            chosen={{ name: 'newPassword', label: 'newPassword', confirm: 'confirmPassword' }}
           />
           <Box>
             <Button type="submit" variant="contained" disabled={isSubmitting}>

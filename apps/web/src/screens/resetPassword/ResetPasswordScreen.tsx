@@ -3,7 +3,6 @@
  * 'Password changed successfully'; 404 (link unknown or used) also hides them.
  */
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { newPasswordSchema } from '@openpug/shared';
@@ -12,9 +11,10 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { z } from 'zod';
+import { AccountForm } from '../../features/accounts/AccountForm';
 import { AuthCard } from '../../features/accounts/AuthCard';
-import { FormTextField, muiField } from '../../features/accounts/FormTextField';
 import { formResolver } from '../../features/accounts/formRules';
+import { PasswordFields } from '../../features/accounts/PasswordFields';
 import { LOGIN_PATH } from '../../features/accounts/sessionRules';
 import { ApiError, api } from '../../features/api/client';
 import { setLoading } from '../../features/app-state/store';
@@ -34,11 +34,11 @@ export function ResetPasswordScreen() {
   const { id = '' } = useParams();
   const [showChangePasswordInputs, setShowInputs] = useState(true);
   const [outcome, setOutcome] = useState<'changed' | 'notFound' | null>(null);
+  const form = useForm<ResetForm>({ resolver, defaultValues: { password: '', confirmPassword: '' } });
   const {
-    register,
     handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ResetForm>({ resolver, defaultValues: { password: '', confirmPassword: '' } });
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = handleSubmit(async (values) => {
     setLoading(true);
@@ -61,27 +61,12 @@ export function ResetPasswordScreen() {
       subtitle={showChangePasswordInputs ? t('accounts.reset.subtitle') : undefined}
     >
       {showChangePasswordInputs && (
-        <Box component="form" noValidate onSubmit={onSubmit}>
-          <Stack spacing={2}>
-            <FormTextField
-              {...muiField(register('password'))}
-              type="password"
-              label={t('accounts.fields.newPassword')}
-              autoComplete="new-password"
-              fieldError={errors.password}
-            />
-            <FormTextField
-              {...muiField(register('confirmPassword'))}
-              type="password"
-              label={t('accounts.fields.confirmPassword')}
-              autoComplete="new-password"
-              fieldError={errors.confirmPassword}
-            />
-            <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
-              {t('accounts.reset.submit')}
-            </Button>
-          </Stack>
-        </Box>
+        <AccountForm onSubmit={onSubmit} submitLabel={t('accounts.reset.submit')} submitting={isSubmitting}>
+          <PasswordFields
+            form={form}
+            chosen={{ name: 'password', label: 'newPassword', confirm: 'confirmPassword' }}
+          />
+        </AccountForm>
       )}
       {outcome === 'changed' && (
         <Stack spacing={3}>

@@ -11,13 +11,12 @@ import Typography from '@mui/material/Typography';
 import type { DropItem, Season, SeasonStanding } from '@openpug/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { api } from '../../features/api/client';
 import { BannerArt, DropArt, RARITY_COLORS } from '../../features/competition/art';
 import { dayjs } from '../../features/locale/dayjs';
 import { useSession } from '../../features/session';
+import { TableUserLink } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
-import { UserAvatar } from '../../ui/UserAvatar';
 
 interface SeasonView {
   season: Season;
@@ -116,24 +115,13 @@ export function Season1Screen() {
                     <TableRow key={s._id} selected={s._id === me}>
                       <TableCell>{s.position}</TableCell>
                       <TableCell>
-                        <Box
-                          component={Link}
+                        <TableUserLink
+                          user={s}
                           to={`/user/${s._id}/stats`}
-                          sx={{
-                            display: 'flex',
-                            alignItems: 'center',
-                            gap: 1.5,
-                            color: 'inherit',
-                            textDecoration: 'none',
-                          }}
-                        >
-                          <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
-                            <UserAvatar user={s} size={28} />
-                          </Box>
-                          <Typography component="span" noWrap sx={{ maxWidth: { xs: 110, sm: 280 } }}>
-                            {s.name ?? t('competition.unnamed')}
-                          </Typography>
-                        </Box>
+                          avatarSize={28}
+                          hideAvatarOnPhone
+                          nameSx={{ maxWidth: { xs: 110, sm: 280 } }}
+                        />
                       </TableCell>
                       <TableCell
                         align="right"

@@ -3,22 +3,17 @@
  * the app goes to /home; the server sends the verification e-mail in the chosen language.
  */
 
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import { type Locale, registerBodySchema, type SessionResponse } from '@openpug/shared';
+import { type Locale, registerBodySchema } from '@openpug/shared';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
+import { AccountForm, AuthFooterLink, EmailField, OrDivider } from '../../features/accounts/AccountForm';
 import { AuthCard } from '../../features/accounts/AuthCard';
 import { FormTextField, muiField } from '../../features/accounts/FormTextField';
 import { formResolver } from '../../features/accounts/formRules';
+import { PasswordFields } from '../../features/accounts/PasswordFields';
 import { SteamButton } from '../../features/accounts/SteamButton';
-import { completeLogin, LOGIN_PATH } from '../../features/accounts/sessionRules';
-import { api } from '../../features/api/client';
-import { setLoading } from '../../features/app-state/store';
+import { LOGIN_PATH, requestSession } from '../../features/accounts/sessionRules';
 import { useSession } from '../../features/session/store';
 
 interface SignupForm {
@@ -37,21 +32,21 @@ export function SignupScreen() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const loggedIn = useSession((s) => s.isTokenSet);
+  const form = useForm<SignupForm>({
+    resolver,
+    defaultValues: { name: '', email: '', password: '', confirmPassword: '' },
+  });
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<SignupForm>({
-    resolver,
-    defaultValues: { name: '', email: '', password: '', confirmPassword: '' },
-  });
+  } = form;
 
   if (loggedIn) return <Navigate to="/home" replace />;
 
   const onSubmit = handleSubmit(async (values) => {
-    setLoading(true);
     try {
-      const response = await api.post<SessionResponse>(
+      await requestSession(
         '/register',
         {
           name: values.name.trim(),
@@ -62,8 +57,6 @@ export function SignupScreen() {
         },
         { expect: 201 },
       );
-      setLoading(false);
-      completeLogin(response);
       navigate('/home');
     } catch {
       // Shown by the error dialog (EMAIL_ALREADY_EXISTS …).
@@ -75,49 +68,30 @@ export function SignupScreen() {
       title={t('accounts.signup.title')}
       subtitle={t('accounts.signup.subtitle')}
       footer={
-        <>
-          {t('accounts.signup.haveAccount')}{' '}
-          <Link component={RouterLink} to={LOGIN_PATH} sx={{ fontWeight: 600 }}>
-            {t('accounts.signup.loginLink')}
-          </Link>
-        </>
+        <AuthFooterLink prompt={t('accounts.signup.haveAccount')} to={LOGIN_PATH}>
+          {t('accounts.signup.loginLink')}
+        </AuthFooterLink>
       }
     >
-      <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('accounts.signup.formLabel')}>
-        <Stack spacing={2}>
-          <FormTextField
-            {...muiField(register('name'))}
-            label={t('accounts.fields.name')}
-            autoComplete="nickname"
-            fieldError={errors.name}
-          />
-          <FormTextField
-            {...muiField(register('email'))}
-            type="email"
-            label={t('accounts.fields.email')}
-            autoComplete="email"
-            fieldError={errors.email}
-          />
-          <FormTextField
-            {...muiField(register('password'))}
-            type="password"
-            label={t('accounts.fields.password')}
-            autoComplete="new-password"
-            fieldError={errors.password}
-          />
-          <FormTextField
-            {...muiField(register('confirmPassword'))}
-            type="password"
-            label={t('accounts.fields.confirmPassword')}
-            autoComplete="new-password"
-            fieldError={errors.confirmPassword}
-          />
-          <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
-            {t('accounts.signup.submit')}
-          </Button>
-        </Stack>
-      </Box>
-      <Divider sx={{ my: 3, color: 'text.secondary', fontSize: 14 }}>{t('accounts.login.or')}</Divider>
+      <AccountForm
+        onSubmit={onSubmit}
+        label={t('accounts.signup.formLabel')}
+        submitLabel={t('accounts.signup.submit')}
+        submitting={isSubmitting}
+      >
+        <FormTextField
+          {...muiField(register('name'))}
+          label={t('accounts.fields.name')}
+          autoComplete="nickname"
+          fieldError={errors.name}
+        />
+        <EmailField form={form} name="email" />
+        <PasswordFields
+          form={form}
+          chosen={{ name: 'password', label: 'password', confirm: 'confirmPassword' }}
+        />
+      </AccountForm>
+      <OrDivider />
       <SteamButton onLoggedIn={() => navigate('/home')} />
     </AuthCard>
   );
