@@ -4,6 +4,10 @@ import { defineConfig } from '@playwright/test';
 // Playwright never downloads a browser here: the executable is fixed below.
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
+// A second server plays matches on CS2 servers (MatchZy provider) for the journeys of
+// e2e/matchzy/: only what differs there (queueing needs Steam) is tested against it.
+const matchzyPort = port + 1;
+const matchzyURL = `http://localhost:${matchzyPort}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,19 +35,42 @@ export default defineConfig({
         '--disable-component-update',
         '--no-first-run',
         '--disable-sync',
+        // A fake microphone (a beeping tone) for the voice-recorder journey; no prompt.
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
       ],
     },
   },
-  webServer: {
-    command: 'node e2e/serve-built.mjs',
-    url: `${baseURL}/api/health`,
-    // A fresh PGlite data directory takes ~10 s to initialise; a missing build adds the build.
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
-    // ADMIN_EMAILS: the competition journey's admin account.
-    env: { E2E_PORT: String(port), SIM_ROUND_MS: '300', ADMIN_EMAILS: 'competition-admin@example.test' },
-  },
+  projects: [
+    { name: 'journeys', testIgnore: 'matchzy/**' },
+    { name: 'matchzy', testMatch: 'matchzy/**/*.spec.ts', use: { baseURL: matchzyURL } },
+  ],
+  webServer: [
+    {
+      command: 'node e2e/serve-built.mjs',
+      url: `${baseURL}/api/health`,
+      // A fresh PGlite data directory takes ~10 s to initialise; a missing build adds the build.
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
+      // ADMIN_EMAILS: the competition journey's admin account.
+      env: { E2E_PORT: String(port), SIM_ROUND_MS: '300', ADMIN_EMAILS: 'competition-admin@example.test' },
+    },
+    {
+      command: 'node e2e/serve-built.mjs',
+      url: `${matchzyURL}/api/health`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      // Nothing listens on this RCON port: no match gets that far in these journeys.
+      env: {
+        E2E_PORT: String(matchzyPort),
+        GAME_SERVER_PROVIDER: 'matchzy',
+        CS2_SERVERS: 'rcon://:e2e@127.0.0.1:1',
+      },
+    },
+  ],
 });

@@ -5,7 +5,7 @@
 // plus everything they import statically (the same walk as apps/web/scripts/initial-js.mjs).
 // The chat chunks are what the chat runtime (mounted lazily after login) loads statically on top.
 // Exits 1 if any chunk of the landing graph contains the SDK or a chat module.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -56,3 +56,9 @@ if (offenders.length) {
   process.exit(1);
 }
 console.log('OK: the chat chunk is absent from the landing route static graph');
+// The MP3 encoder for voice messages is a separate script, fetched on the first recording only.
+const encoder = readdirSync(path.join(dist, 'assets')).find((f) => /^lamejs\.iife-.*\.js$/.test(f));
+if (encoder)
+  console.log(
+    `voice-message MP3 encoder, loaded on the first recording (gzip): ${kb(gz(`assets/${encoder}`))}`,
+  );

@@ -7,7 +7,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { linkVoiceByApi } from './helpers/accounts';
-import { type Bot, call, connectBot, matchState } from './helpers/match';
+import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './helpers/match';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
 
 const shotsDir = process.env.SHOTS_DIR;
@@ -97,7 +97,6 @@ test('two browsers and eight bots play a match from the queue to the result', as
       if (state.status !== 'playerveto' && state.status !== 'mapveto') break;
       if (state.turn === null) continue;
       const captainId = state[state.turn].captain._id;
-      const before = state.pool.length + state.mapVeto.bans.length * 100;
       const humanIndex = humans.findIndex((h) => h.id === captainId);
       if (state.status === 'mapveto' && steps === 0) {
         steps++;
@@ -117,24 +116,9 @@ test('two browsers and eight bots play a match from the queue to the result', as
         }
         browserActions++;
       } else {
-        const bot = botOf.get(captainId) as Bot;
-        if (state.status === 'playerveto')
-          await call(bot, 'match-message', {
-            event: 'pick-player',
-            data: { matchId, pickedId: state.pool[0]._id },
-          });
-        else {
-          const banned = new Set(state.mapVeto.bans.map((x) => x.mapKey));
-          const map = state.mapVeto.pool.find((m) => !banned.has(m.key)) as { key: string };
-          await call(bot, 'match-message', { event: 'ban-map', data: { matchId, mapKey: map.key } });
-        }
+        await botVetoTurn(botOf.get(captainId) as Bot, matchId, state);
       }
-      await expect
-        .poll(async () => {
-          const s = await matchState(request, matchId);
-          return s.pool.length + s.mapVeto.bans.length * 100 !== before || s.status === 'active';
-        })
-        .toBe(true);
+      await waitForVetoStep(request, matchId, state);
     }
     test.info().annotations.push({ type: 'browser captain actions', description: String(browserActions) });
     // (map cards with ban marks are checked in the screenshots; the room moves on at once)

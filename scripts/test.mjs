@@ -15,6 +15,8 @@ const steps = [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Names of the failed tests, repeated at the end so a truncated log still shows them.
+const failures = [];
 
 function step(name, fn) {
   const t = Date.now();
@@ -40,6 +42,15 @@ step('unit and API tests (vitest)', () => {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+    for (const file of r.testResults) {
+      const name = path.relative(process.cwd(), file.name);
+      for (const t of file.assertionResults) {
+        if (t.status === 'failed') failures.push(`vitest ${name} › ${t.fullName}`);
+      }
+      if (file.status === 'failed' && file.assertionResults.length === 0) {
+        failures.push(`vitest ${name}: ${String(file.message).split('\n')[0]}`);
+      }
+    }
     if (status !== 0 && r.numFailedTests === 0) failed++; // e.g. a file that failed to load
   } else if (status !== 0) failed++;
   return status === 0;
@@ -56,7 +67,9 @@ step('browser journeys (playwright)', () => {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
   });
   if (existsSync(pwJson)) {
-    const s = JSON.parse(readFileSync(pwJson, 'utf8')).stats;
+    const report = JSON.parse(readFileSync(pwJson, 'utf8'));
+    const s = report.stats;
+    collectPlaywrightFailures(report.suites ?? [], []);
     passed += s.expected;
     failed += s.unexpected;
     skipped += s.skipped;
@@ -67,7 +80,18 @@ step('browser journeys (playwright)', () => {
   return status === 0;
 });
 
+function collectPlaywrightFailures(suites, titles) {
+  for (const suite of suites) {
+    const suitePath = suite.title ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      if (!spec.ok) failures.push(`playwright ${[...suitePath, spec.title].join(' › ')}`);
+    }
+    collectPlaywrightFailures(suite.suites ?? [], suitePath);
+  }
+}
+
 console.log(`\n${steps.join('\n')}`);
+if (failures.length) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`total wall time ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

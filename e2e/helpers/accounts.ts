@@ -47,11 +47,7 @@ export async function signUpByApi(
 }
 
 /** Stores a session the way the web app does; the next page load starts logged in. */
-export async function storeSession(
-  page: Page,
-  session: SessionAnswer,
-  locale: 'en' | 'de' = 'en',
-): Promise<void> {
+export async function storeSession(page: Page, session: SessionAnswer, locale = 'en'): Promise<void> {
   if (page.url() === 'about:blank') await page.goto('/about');
   await page.evaluate(
     ({ session, locale }) => {

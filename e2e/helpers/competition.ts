@@ -4,7 +4,7 @@
  */
 import { type APIRequestContext, expect } from '@playwright/test';
 import { linkVoiceByApi } from './accounts';
-import { type Bot, call, connectBot, matchState } from './match';
+import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './match';
 import { type Player, signUpPlayer } from './social';
 
 export const E2E_ADMIN_EMAIL = 'competition-admin@example.test';
@@ -53,24 +53,8 @@ export async function botsToLiveMatch(
     const state = await matchState(request, matchId);
     if (state.status !== 'playerveto' && state.status !== 'mapveto') break;
     if (state.turn === null) continue;
-    const bot = botOf.get(state[state.turn].captain._id) as Bot;
-    const before = state.pool.length + state.mapVeto.bans.length * 100;
-    if (state.status === 'playerveto')
-      await call(bot, 'match-message', {
-        event: 'pick-player',
-        data: { matchId, pickedId: state.pool[0]._id },
-      });
-    else {
-      const banned = new Set(state.mapVeto.bans.map((x) => x.mapKey));
-      const map = state.mapVeto.pool.find((m) => !banned.has(m.key)) as { key: string };
-      await call(bot, 'match-message', { event: 'ban-map', data: { matchId, mapKey: map.key } });
-    }
-    await expect
-      .poll(async () => {
-        const s = await matchState(request, matchId);
-        return s.pool.length + s.mapVeto.bans.length * 100 !== before || s.status === 'active';
-      })
-      .toBe(true);
+    await botVetoTurn(botOf.get(state[state.turn].captain._id) as Bot, matchId, state);
+    await waitForVetoStep(request, matchId, state);
   }
   return { players, bots, matchId };
 }

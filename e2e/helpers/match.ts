@@ -5,8 +5,10 @@
  * - `connectBot(baseURL, token)` → an authenticated socket
  * - `call(socket, event, payload)` → the ack's data (throws the refusal key)
  * - `matchState(request, matchId)` → GET /api/match/:id
+ * - `botVetoTurn(bot, matchId, state)` → the captain bot on turn picks or bans
+ * - `waitForVetoStep(request, matchId, state)` → until the veto has moved on from `state`
  */
-import type { APIRequestContext } from '@playwright/test';
+import { type APIRequestContext, expect } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 
 export type Bot = Socket;
@@ -51,4 +53,34 @@ export async function matchState(request: APIRequestContext, matchId: string): P
   const res = await request.get(`/api/match/${matchId}`);
   if (!res.ok()) throw new Error(`GET /api/match/${matchId}: ${res.status()}`);
   return res.json();
+}
+
+/** The bot, captain on turn in `state`, picks the first player of the pool or bans the first map not banned yet. */
+export async function botVetoTurn(bot: Bot, matchId: string, state: PublicMatchState): Promise<void> {
+  if (state.status === 'playerveto') {
+    await call(bot, 'match-message', {
+      event: 'pick-player',
+      data: { matchId, pickedId: state.pool[0]._id },
+    });
+    return;
+  }
+  const banned = new Set(state.mapVeto.bans.map((x) => x.mapKey));
+  const map = state.mapVeto.pool.find((m) => !banned.has(m.key)) as { key: string };
+  await call(bot, 'match-message', { event: 'ban-map', data: { matchId, mapKey: map.key } });
+}
+
+/** Waits until the veto has moved on from `state`: a pick or a ban went through, or the match is active. */
+export async function waitForVetoStep(
+  request: APIRequestContext,
+  matchId: string,
+  state: PublicMatchState,
+): Promise<void> {
+  const progress = (s: PublicMatchState) => s.pool.length + s.mapVeto.bans.length * 100;
+  const before = progress(state);
+  await expect
+    .poll(async () => {
+      const s = await matchState(request, matchId);
+      return progress(s) !== before || s.status === 'active';
+    })
+    .toBe(true);
 }

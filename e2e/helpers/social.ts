@@ -4,6 +4,7 @@
  * token, user, expiry, matrix), so the app auto-logs in on the next page load.
  */
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import { type SessionAnswer, storeSession } from './accounts';
 
 export interface Player {
   id: string;
@@ -11,7 +12,7 @@ export interface Player {
   email: string;
   password: string;
   token: string;
-  session: { user: unknown; token: string; expiresAt: number; matrix: unknown };
+  session: SessionAnswer;
 }
 
 let counter = 0;
@@ -32,17 +33,7 @@ export async function signUpPlayer(request: APIRequestContext, prefix: string): 
 /** Stores the player's session in the context's origin; the next navigation starts logged in. */
 export async function logInContext(context: BrowserContext, player: Player, locale = 'en'): Promise<Page> {
   const page = await context.newPage();
-  await page.goto('/about');
-  await page.evaluate(
-    ({ session, locale }) => {
-      localStorage.setItem('token', session.token);
-      localStorage.setItem('user', JSON.stringify(session.user));
-      localStorage.setItem('expiry', String(session.expiresAt));
-      if (session.matrix) localStorage.setItem('matrix', JSON.stringify(session.matrix));
-      localStorage.setItem('locale', locale);
-    },
-    { session: player.session, locale },
-  );
+  await storeSession(page, player.session, locale);
   return page;
 }
 
@@ -50,9 +41,12 @@ export async function logInContext(context: BrowserContext, player: Player, loca
 export async function openAs(
   browser: Browser,
   player: Player,
-  options: { locale?: string; viewport?: { width: number; height: number } } = {},
+  options: { locale?: string; viewport?: { width: number; height: number }; permissions?: string[] } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1400, height: 900 },
+    permissions: options.permissions,
+  });
   const page = await logInContext(context, player, options.locale);
   return { context, page };
 }
