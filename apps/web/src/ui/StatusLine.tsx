@@ -1,24 +1,12 @@
 import Box from '@mui/material/Box';
 import type { UserStatus } from '@openpug/shared';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArenaIcon, QueueIcon, VoiceIcon } from './icons';
 import { statusLineOf } from './statusLine';
 import { tokens } from './tokens';
+import { useNow } from './useNow';
 
 const TONE_COLOUR = { busy: tokens.accent, online: tokens.success, away: tokens.textMuted } as const;
-
-/** The current time, refreshed every `everyMs` (relative times stay true while shown). */
-function useNow(everyMs: number, active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs, active]);
-  return now;
-}
 
 /**
  * The reusable status line of SPEC §2: one line in priority order (arena, queue, lobby, game,

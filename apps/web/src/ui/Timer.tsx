@@ -2,22 +2,16 @@
  * Countdown timer (SPEC §2): mm:ss to a deadline, ticking every second, highlighted in the last
  * 10 seconds. Arithmetic in ./countdown.
  */
-import { useEffect, useState } from 'react';
 import { formatMmSs, isUrgent, secondsLeft } from './countdown';
 import { tokens } from './tokens';
+import { useNow } from './useNow';
 
 /**
  * Whole seconds left until `deadline` (epoch ms), re-rendering every `everyMs` (a second unless a
  * screen wants a finer tick); 0 without a deadline.
  */
 export function useSecondsLeft(deadline: number | null, everyMs = 1000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (deadline === null) return;
-    setNow(Date.now());
-    const id = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(id);
-  }, [deadline, everyMs]);
+  const now = useNow(everyMs, deadline !== null);
   return deadline === null ? 0 : secondsLeft(deadline, now);
 }
 

@@ -67,7 +67,7 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/queue',
       {
-        preHandler: requireAuth,
+        onRequest: requireAuth,
         schema: {
           tags: ['queue'],
           summary: "The caller's queue situation: count, joinedAt, running accept phase, live match",

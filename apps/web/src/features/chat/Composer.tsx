@@ -9,6 +9,7 @@ import type { MatrixEvent, Room } from 'matrix-js-sdk';
 import type { RoomMessageEventContent } from 'matrix-js-sdk/lib/types';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNow } from '../../ui/useNow';
 import { useSession } from '../session/store';
 import styles from './Chat.module.css';
 import { EmojiPicker } from './EmojiPicker';
@@ -246,13 +247,8 @@ function VoiceRecorder({ onRecorded }: { onRecorded: (file: File) => void }) {
   const { t } = useTranslation();
   const [recording, setRecording] = useState<{ started: number; recorder: MediaRecorder } | null>(null);
   const [encoding, setEncoding] = useState(false);
-  const [now, setNow] = useState(Date.now());
+  const now = useNow(1000, recording !== null);
   const cancelled = useRef(false);
-  useEffect(() => {
-    if (!recording) return;
-    const id = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(id);
-  }, [recording]);
 
   const finish = async (chunks: Blob[], type: string, timestamp: number) => {
     const recorded = new Blob(chunks, { type });
@@ -281,7 +277,6 @@ function VoiceRecorder({ onRecorded }: { onRecorded: (file: File) => void }) {
           void finish(chunks, (recorder.mimeType || 'audio/webm').split(';')[0] as string, started);
       };
       recorder.start();
-      setNow(started);
       setRecording({ started, recorder });
     } catch (err) {
       console.error('[chat] microphone', err);

@@ -13,6 +13,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatMmSs } from '../../ui/countdown';
+import { useNow } from '../../ui/useNow';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
 import { useSession } from '../session/store';
 import { useSocketState } from '../socket';
@@ -24,12 +25,7 @@ import { SteamRequiredDialog } from './SteamRequiredDialog';
 import { useQueue } from './state';
 
 function useElapsed(since: number | null): string {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (since === null) return;
-    const id = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(id);
-  }, [since]);
+  const now = useNow(1000, since !== null);
   return since === null ? '' : formatMmSs(Math.max(0, (now - since) / 1000));
 }
 
