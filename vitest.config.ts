@@ -13,6 +13,9 @@ const serverProject = (name: string, env: Record<string, string>) => ({
     env,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Polls wait for sockets, jobs and other processes; 1 s (Vitest's default) is too short on a
+    // busy two-core CI machine running PostgreSQL and Synapse alongside.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks' as const,
   },
 });

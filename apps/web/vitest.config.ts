@@ -7,5 +7,7 @@ export default defineProject({
     name: 'web',
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test-setup.ts'],
+    expect: { poll: { timeout: 5_000 } },
   },
 });

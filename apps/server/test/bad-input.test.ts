@@ -302,6 +302,12 @@ describe('every /api route', () => {
           const status = check(`${key(route)} ${label}`, await inject(headers), true);
           if (status !== 401) failures.push(`${key(route)} ${label}: ${status}, expected 401`);
         }
+        // The session is checked before the body: a stranger learns nothing about the schema.
+        if (route.schema.body) {
+          const res = await t.app.inject({ method: route.method as 'GET', url, payload: { '': [null] } });
+          const status = check(`${key(route)} no token, bad body`, res, true);
+          if (status !== 401) failures.push(`${key(route)} no token, bad body: ${status}, expected 401`);
+        }
       }
       if (ADMIN.has(key(route))) {
         const status = check(`${key(route)} player`, await inject(bearer(player.token)), true);
