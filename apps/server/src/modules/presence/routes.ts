@@ -50,7 +50,9 @@ function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
 export function presenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     ctx.realtime.onAuthenticated((_socket, userId) => markOnline(ctx, userId));
-    ctx.realtime.onSignedOut((_socket, userId) => markMaybeOffline(ctx, userId));
+    ctx.realtime.onSignedOut(async (_socket, userId) => {
+      await markMaybeOffline(ctx, userId);
+    });
     ctx.bus.on('status.patch', async ({ userId, patch }) => {
       await patchStatus(ctx, userId, userStatusPatchSchema.parse(patch));
     });

@@ -106,16 +106,21 @@ export async function markOnline(ctx: AppContext, userId: string): Promise<void>
 
 /**
  * A socket of the user closed or logged out: offline with lastSeen once no socket is left on any
- * instance. Re-checks after writing, so a tab opened meanwhile puts the user back online.
+ * instance. Re-checks after writing, so a tab opened meanwhile puts the user back online. True
+ * when the user ends up offline.
  */
-export async function markMaybeOffline(ctx: AppContext, userId: string): Promise<void> {
+export async function markMaybeOffline(ctx: AppContext, userId: string): Promise<boolean> {
   // While the app shuts down every socket closes at once; the next start (or another instance)
   // settles presence, and the Redis adapter must not be asked anything once it is closing.
-  if (closing.has(ctx) || (await ctx.realtime.socketCount(userId)) > 0) return;
-  if (closing.has(ctx)) return;
+  if (closing.has(ctx) || (await ctx.realtime.socketCount(userId)) > 0) return false;
+  if (closing.has(ctx)) return false;
   const current = await getStatus(ctx, userId);
   if (current.online) await patchStatus(ctx, userId, { online: false, lastSeen: ctx.clock.now() });
-  if (!closing.has(ctx) && (await ctx.realtime.socketCount(userId)) > 0) await markOnline(ctx, userId);
+  if (!closing.has(ctx) && (await ctx.realtime.socketCount(userId)) > 0) {
+    await markOnline(ctx, userId);
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -134,8 +139,7 @@ export async function sweepStaleOnline(ctx: AppContext): Promise<string[]> {
   const lost: string[] = [];
   for (const { userId } of stored) {
     if (connected.has(userId)) continue;
-    await markMaybeOffline(ctx, userId);
-    if (!(await getStatus(ctx, userId)).online) {
+    if (await markMaybeOffline(ctx, userId)) {
       lost.push(userId);
       await ctx.bus.emit('presence.lost', { userId });
     }
