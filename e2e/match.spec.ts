@@ -55,6 +55,17 @@ test('two browsers and eight bots play a match from the queue to the result', as
       await expect(page.getByTestId('queue-elapsed')).toBeVisible();
     }
     await expect(pages[0].getByTestId('queue-count')).toContainText('2');
+    // Both players' widgets (desktop and 390 px, en and de) keep the count clear of the button.
+    for (const page of pages) {
+      const widget = page.getByTestId('queue-widget');
+      await expect(widget.getByTestId('queue-count')).toContainText('2');
+      const count = await widget.getByTestId('queue-count').boundingBox();
+      const leave = await widget.getByRole('button').boundingBox();
+      const apart = count && leave && (count.x + count.width <= leave.x || count.y >= leave.y + leave.height);
+      expect(apart, `queue count ${JSON.stringify(count)} overlaps the button ${JSON.stringify(leave)}`).toBe(
+        true,
+      );
+    }
     await shot(pages[0], 'queue-searching', 0);
     await shot(pages[1], 'queue-searching', 1);
     // A newly opened tab restores the widget from GET /api/queue. (A reload of the only tab closes

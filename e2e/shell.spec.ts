@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { newPlayerData, signUpByApi } from './helpers/accounts';
+import { openAs, signUpPlayer } from './helpers/social';
 
 /** Relative luminance of a CSS `rgb(...)` colour, 0 (black) to 1 (white). */
 function luminance(rgb: string): number {
@@ -148,4 +149,25 @@ test.describe('with a stored session', () => {
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
     await expect(page.getByRole('complementary', { name: 'Friends' })).toHaveCount(0);
   });
+});
+
+test('at phone width the end of a page scrolls clear of the queue widget and the chat button', async ({
+  browser,
+  request,
+}) => {
+  const player = await signUpPlayer(request, 'Pad');
+  const { context, page } = await openAs(browser, player, {
+    locale: 'de',
+    viewport: { width: 390, height: 844 },
+  });
+  await page.goto('/settings');
+  const logOut = page.getByRole('button', { name: 'Abmelden' });
+  await expect(logOut).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const widget = await page.getByTestId('queue-widget').boundingBox();
+  const button = await logOut.boundingBox();
+  expect(widget).not.toBeNull();
+  expect(button).not.toBeNull();
+  if (widget && button) expect(button.y + button.height).toBeLessThanOrEqual(widget.y);
+  await context.close();
 });

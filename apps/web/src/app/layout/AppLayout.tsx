@@ -30,7 +30,7 @@ export function AppLayout() {
     <div className={styles.shell}>
       <NavigationProgress />
       {!onChatRoute && <NavigationSidebar />}
-      <main className={styles.main}>
+      <main className={styles.main} data-floating-overlays={loggedIn && !onChatRoute}>
         {!onChatRoute && <PhoneTopBar />}
         <Outlet />
       </main>

@@ -88,7 +88,15 @@ export function QueueWidget() {
             </Typography>
             <Typography
               component="div"
-              sx={{ display: 'flex', alignItems: 'center', gap: 1, fontWeight: 700, whiteSpace: 'nowrap' }}
+              // Wraps rather than overflowing under the button: "2 in der Warteschlange" at 390 px.
+              sx={{
+                display: 'flex',
+                flexWrap: 'wrap',
+                alignItems: 'center',
+                columnGap: 1,
+                fontWeight: 700,
+                '& > *': { whiteSpace: 'nowrap' },
+              }}
             >
               {inQueue && <CircularProgress size={14} thickness={6} aria-hidden />}
               {inQueue && (
