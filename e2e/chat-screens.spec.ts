@@ -3,9 +3,9 @@ import { chatWindow, friendMenu, TINY_PNG } from './helpers/chat';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
 
 // Screenshots of the chat window and the chat route in en and de, desktop and phone width:
-// SCREENSHOT_DIR=/tmp/shots npx playwright test e2e/chat-screens.spec.ts
-const dir = process.env.SCREENSHOT_DIR;
-test.skip(!dir, 'set SCREENSHOT_DIR to take the chat screenshots');
+// SHOTS_DIR=/tmp/shots npx playwright test e2e/chat-screens.spec.ts
+const dir = process.env.SHOTS_DIR;
+test.skip(!dir, 'set SHOTS_DIR to take the chat screenshots');
 
 test('chat screens', async ({ browser, request }) => {
   test.setTimeout(120_000);

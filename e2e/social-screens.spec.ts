@@ -2,9 +2,9 @@ import { expect, test } from '@playwright/test';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
 
 // Screenshots of the social screens in en and de, desktop and phone width, for looking at them:
-// SCREENSHOT_DIR=/tmp/shots npx playwright test e2e/social-screens.spec.ts
-const dir = process.env.SCREENSHOT_DIR;
-test.skip(!dir, 'set SCREENSHOT_DIR to take the social screenshots');
+// SHOTS_DIR=/tmp/shots npx playwright test e2e/social-screens.spec.ts
+const dir = process.env.SHOTS_DIR;
+test.skip(!dir, 'set SHOTS_DIR to take the social screenshots');
 
 test('social screens', async ({ browser, request }) => {
   test.setTimeout(120_000);
