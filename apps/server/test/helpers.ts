@@ -16,7 +16,9 @@ import { type Config, loadConfig } from '../src/config';
 import type { Clock } from '../src/context';
 import { type Database, openPglite, openPostgres } from '../src/db/client';
 import { matches, matchPlayers, users } from '../src/db/schema';
+import { inTransaction } from '../src/jobs';
 import { createTokens } from '../src/modules/auth/tokens';
+import { createMatch } from '../src/modules/matches/service';
 
 export const usingPostgres = () => process.env.TEST_DB === 'postgres';
 
@@ -189,6 +191,11 @@ export async function seedMatch(
     ),
   );
   return id;
+}
+
+/** Starts a match the way an accepted queue does (captains, player veto, deadlines); returns its id. */
+export function startMatch(app: AppInstance, playerIds: string[]): Promise<string> {
+  return inTransaction(app.ctx.db, (tx, after) => createMatch(app.ctx, tx, after, playerIds));
 }
 
 /**

@@ -12,14 +12,13 @@ import {
   createTestApp,
   createTestUser,
   seedMatch,
+  startMatch,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { inTransaction } from '../../jobs';
 import type { GameServerProvider } from '../gameservers/provider';
 import { setProvider } from '../gameservers/routes';
 import { matches } from '../matches/schema';
-import { createMatch } from '../matches/service';
 
 let t: TestApp;
 let admin: TestUser;
@@ -108,13 +107,9 @@ describe('admin cancels a match', () => {
 
   it('a match still in the player veto can be cancelled too', async () => {
     const ps = await tenPlayers();
-    const matchId = await inTransaction(t.app.ctx.db, (tx, after) =>
-      createMatch(
-        t.app.ctx,
-        tx,
-        after,
-        ps.map((p) => p.id),
-      ),
+    const matchId = await startMatch(
+      t.app,
+      ps.map((p) => p.id),
     );
     expect((await matchRow(matchId)).status).toBe('playerveto');
     const res = await cancel(matchId, admin.token);

@@ -16,6 +16,7 @@ import {
   createTestApp,
   createTestUser,
   manualClock,
+  startMatch,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
@@ -23,7 +24,7 @@ import { users } from '../../db/schema';
 import { inTransaction, jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { matches, matchPlayers } from '../matches/schema';
-import { ALLOCATE_JOB, BAN_JOB, cancelMatch, createMatch, PICK_JOB, STALE_JOB } from '../matches/service';
+import { ALLOCATE_JOB, BAN_JOB, cancelMatch, PICK_JOB, STALE_JOB } from '../matches/service';
 import { bookServer, leaseOfMatch, releaseLease } from './leases';
 import { MATCHZY_LOAD_JOB, MatchzyProvider } from './matchzy-provider';
 import { providerOf, setProvider } from './routes';
@@ -66,13 +67,9 @@ async function newMatch(): Promise<Started> {
     const elo = 300 + steamSeq;
     players.push({ ...(await createTestUser(t.app, { steamId, elo })), steamId, elo });
   }
-  const matchId = await inTransaction(t.app.ctx.db, (tx, after) =>
-    createMatch(
-      t.app.ctx,
-      tx,
-      after,
-      players.map((p) => p.id),
-    ),
+  const matchId = await startMatch(
+    t.app,
+    players.map((p) => p.id),
   );
   const socket = await connectSocket(t.url, players[0].token);
   sockets.push(socket);
