@@ -15,6 +15,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { UserAvatar } from './UserAvatar';
 
+/** Standings tables on a phone: tighter cells that never wrap (rank, name, numbers stay on one line). */
+export const compactTableSx = { '& td, & th': { px: { xs: 1, sm: 2 }, whiteSpace: 'nowrap' } } as const;
+
 export interface Paging {
   /** Zero-based, as the pagination bar counts. */
   page: number;

@@ -1,8 +1,7 @@
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { setErrorMessage } from '../app-state/store';
-import { SteamPopupError, steamLogin } from './steamPopup';
+import { reportSteamPopupError, steamLogin } from './steamPopup';
 
 /** Steam's logo mark, simplified. */
 export function SteamLogo({ size = 22 }: { size?: number }) {
@@ -23,10 +22,7 @@ export function SteamButton({ onLoggedIn }: { onLoggedIn: () => void }) {
       await steamLogin();
       onLoggedIn();
     } catch (err) {
-      if (err instanceof SteamPopupError && err.key === 'POPUP_BLOCKED')
-        setErrorMessage('accounts.steam.popupBlocked');
-      else if (err instanceof SteamPopupError && err.key !== 'POPUP_CLOSED') setErrorMessage(err.key);
-      // API failures were reported by the api wrapper; a closed popup is the user's choice.
+      reportSteamPopupError(err);
     } finally {
       setWaiting(false);
     }

@@ -36,18 +36,19 @@ export function completeLogin(
 }
 
 /**
- * Posts an e-mail login or a sign-up and stores the session it answers with. A refusal rejects;
- * the API client has then cleared the loading dialog and shows the error key.
+ * Posts an e-mail login, a sign-up or a Steam login and stores the session it answers with. A
+ * refusal rejects; the API client has then cleared the loading dialog and shows the error key.
  */
 export async function requestSession(
-  path: '/login' | '/register',
+  path: '/login' | '/register' | '/steam/login',
   body: unknown,
   options?: RequestOptions,
-): Promise<void> {
+): Promise<SessionResponse> {
   setLoading(true);
   const response = await api.post<SessionResponse>(path, body, options);
   setLoading(false);
   completeLogin(response);
+  return response;
 }
 
 /** Whether the stored expiry is within the margin (or past, or unreadable). */

@@ -10,15 +10,24 @@ import {
   steamPopupMessageSchema,
 } from '@openpug/shared';
 import { api } from '../api/client';
-import { setLoading } from '../app-state/store';
+import { setErrorMessage, setLoading } from '../app-state/store';
 import { openGameLoginPopup } from '../session/gameLogin';
 import { updateSessionUser } from '../session/store';
-import { completeLogin } from './sessionRules';
+import { requestSession } from './sessionRules';
 
 export class SteamPopupError extends Error {
   constructor(readonly key: string) {
     super(key);
   }
+}
+
+/**
+ * Shows what went wrong with the popup. API failures were already reported by the API client, and
+ * a closed popup is the player's choice: both stay silent.
+ */
+export function reportSteamPopupError(err: unknown): void {
+  if (!(err instanceof SteamPopupError) || err.key === 'POPUP_CLOSED') return;
+  setErrorMessage(err.key === 'POPUP_BLOCKED' ? 'accounts.steam.popupBlocked' : err.key);
 }
 
 /** Resolves with the ticket the popup posts; rejects when it reports an error or closes without one. */
@@ -62,11 +71,7 @@ export function waitForSteamTicket(
 /** Log in (or sign up) with Steam. Resolves with the session answer; the name dialog follows if needed. */
 export async function steamLogin(): Promise<SessionResponse> {
   const ticket = await waitForSteamTicket(openGameLoginPopup());
-  setLoading(true);
-  const response = await api.post<SessionResponse>('/steam/login', { steamId: ticket });
-  setLoading(false);
-  completeLogin(response);
-  return response;
+  return requestSession('/steam/login', { steamId: ticket });
 }
 
 /** Link Steam to the logged-in account; the stored user gets the Steam fields. */

@@ -235,7 +235,7 @@ export function RoomList({ current, onPick }: { current: string | null; onPick: 
       {section(t('chat.lowPriority'), 'chat-rooms-lowpriority', groups.lowPriority)}
       <Menu anchorEl={menu?.anchor} open={Boolean(menu)} onClose={() => setMenu(null)}>
         {tagItem(ROOM_TAGS.favourite, t('chat.tagFavourite'))}
-        {tagItem(ROOM_TAGS.lowPriority, t('chat.tagLowPriority'))}
+        {tagItem(ROOM_TAGS.lowPriority, t('chat.lowPriority'))}
       </Menu>
     </div>
   );

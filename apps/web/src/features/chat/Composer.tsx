@@ -9,13 +9,14 @@ import type { MatrixEvent, Room } from 'matrix-js-sdk';
 import type { RoomMessageEventContent } from 'matrix-js-sdk/lib/types';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatMmSs } from '../../ui/countdown';
 import { useNow } from '../../ui/useNow';
 import { useSession } from '../session/store';
 import styles from './Chat.module.css';
 import { EmojiPicker } from './EmojiPicker';
 import { askNotificationPermission, getClient } from './engine';
 import { AttachIcon, CloseIcon, EmojiIcon, FileIcon, MicIcon, SendIcon, StopIcon, TrashIcon } from './icons';
-import { CHAT, countdownText, msgtypeForMime } from './rules';
+import { CHAT, msgtypeForMime } from './rules';
 import { extensionOf, recordingName, recordingToMp3 } from './voice';
 
 async function imageInfo(file: File): Promise<{ w?: number; h?: number }> {
@@ -307,7 +308,7 @@ function VoiceRecorder({ onRecorded }: { onRecorded: (file: File) => void }) {
   return (
     <span className={styles.recording} data-testid="chat-recording">
       <span className={styles.recordDot} />
-      {countdownText(now, recording.started)}
+      {formatMmSs((now - recording.started) / 1000)}
       <IconButton size="small" aria-label={t('chat.cancel')} onClick={() => stop(true)}>
         <TrashIcon size={18} />
       </IconButton>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { formatMmSs } from '../../ui/countdown';
 import {
   cleanMessageHtml,
-  countdownText,
   emojiOnlyCount,
   eventDisplay,
   groupRooms,
@@ -159,8 +159,8 @@ describe('small helpers', () => {
     expect(isDirectRoomCreator(`@${a}:evil.example`, [a, b], 'pug.example')).toBe(false);
     expect(isDirectRoomCreator(undefined, [a, b], 'pug.example')).toBe(false);
   });
-  it('formats the countdown as mm:ss of the absolute distance', () => {
-    expect(countdownText(65_000, 0)).toBe('01:05');
-    expect(countdownText(0, 9_500)).toBe('00:09');
+  it('formats the recording time as mm:ss', () => {
+    expect(formatMmSs(65_000 / 1000)).toBe('01:05');
+    expect(formatMmSs(9_500 / 1000)).toBe('00:09');
   });
 });

@@ -233,11 +233,3 @@ export function isDirectRoomCreator(
 ): boolean {
   return peers.some((id) => matrixUserId(id, serverName) === creator);
 }
-
-/** Countdown text mm:ss of the absolute distance to a date (SPEC §2 timer). */
-export function countdownText(target: number, now: number): string {
-  const total = Math.floor(Math.abs(target - now) / 1000);
-  const mm = Math.floor(total / 60);
-  const ss = total % 60;
-  return `${String(mm).padStart(2, '0')}:${String(ss).padStart(2, '0')}`;
-}

@@ -13,8 +13,8 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SteamLogo } from '../accounts/SteamButton';
-import { SteamPopupError, steamLink } from '../accounts/steamPopup';
-import { setErrorMessage, setSuccessMessage } from '../app-state/store';
+import { reportSteamPopupError, steamLink } from '../accounts/steamPopup';
+import { setSuccessMessage } from '../app-state/store';
 import { sendQueue } from './actions';
 import { dispatchQueue, useQueue } from './state';
 
@@ -32,10 +32,7 @@ export function SteamRequiredDialog() {
       setSuccessMessage({ key: 'accounts.steam.linked' });
       await sendQueue('join');
     } catch (err) {
-      if (err instanceof SteamPopupError && err.key === 'POPUP_BLOCKED')
-        setErrorMessage('accounts.steam.popupBlocked');
-      else if (err instanceof SteamPopupError && err.key !== 'POPUP_CLOSED') setErrorMessage(err.key);
-      // API failures were reported by the api wrapper; a closed popup is the user's choice.
+      reportSteamPopupError(err);
     } finally {
       setLinking(false);
     }

@@ -4,7 +4,7 @@
  * tags included), and a picked room opens on this page.
  */
 import IconButton from '@mui/material/IconButton';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import styles from '../../features/chat/Chat.module.css';
@@ -18,9 +18,10 @@ export function ChatScreen() {
   const { chatId = '' } = useParams();
   const navigate = useNavigate();
   const loggedIn = useSession((s) => s.isTokenSet);
-  const [showList, setShowList] = useState(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a newly opened room closes the list
-  useEffect(() => setShowList(false), [chatId]);
+  // The list belongs to the room it was opened from: opening any room (picked, or reached another
+  // way) closes it.
+  const [listFor, setListFor] = useState<string | null>(null);
+  const showList = listFor === chatId;
   const close = () => {
     if (window.history.state?.idx > 0) navigate(-1);
     else navigate(loggedIn ? '/home' : '/');
@@ -30,7 +31,7 @@ export function ChatScreen() {
       size="small"
       aria-label={t('chat.rooms')}
       aria-pressed={showList}
-      onClick={() => setShowList((v) => !v)}
+      onClick={() => setListFor(showList ? null : chatId)}
       data-testid="chat-rooms-toggle"
     >
       <RoomsIcon size={18} />
@@ -53,7 +54,10 @@ export function ChatScreen() {
         <RoomListPanel
           tools={roomsButton}
           onClose={close}
-          onPick={(roomId) => navigate(`/chat/${encodeURIComponent(roomId)}`)}
+          onPick={(roomId) => {
+            setListFor(null);
+            navigate(`/chat/${encodeURIComponent(roomId)}`);
+          }}
         />
       ) : (
         <ChatRoom chatId={chatId} variant="page" onClose={close} bannerExtra={roomsButton} />

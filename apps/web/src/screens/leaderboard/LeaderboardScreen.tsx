@@ -12,7 +12,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../features/api/client';
 import { useSession } from '../../features/session';
-import { EmptyTableRow, ListFilter, ListPagination, TableUserLink, usePaging } from '../../ui/PagedTable';
+import {
+  compactTableSx,
+  EmptyTableRow,
+  ListFilter,
+  ListPagination,
+  TableUserLink,
+  usePaging,
+} from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
 
 const COLUMNS: { key: RankingSortField; align?: 'right' }[] = [
@@ -56,11 +63,7 @@ export function LeaderboardScreen() {
     <ScreenPage title={t('screens.leaderboard.title')}>
       <ListFilter value={filter} onChange={setFilter} paging={paging} />
       <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
-        <Table
-          size="small"
-          aria-label={t('screens.leaderboard.title')}
-          sx={{ '& td, & th': { px: { xs: 1, sm: 2 }, whiteSpace: 'nowrap' } }}
-        >
+        <Table size="small" aria-label={t('screens.leaderboard.title')} sx={compactTableSx}>
           <TableHead>
             <TableRow>
               {COLUMNS.map((c) => (
@@ -94,7 +97,7 @@ export function LeaderboardScreen() {
                       : undefined
                   }
                 >
-                  <TableCell sx={{ width: 48, px: { xs: 1, sm: 2 } }}>#{r.rank}</TableCell>
+                  <TableCell sx={{ width: 48 }}>#{r.rank}</TableCell>
                   <TableCell>
                     <TableUserLink
                       user={r}

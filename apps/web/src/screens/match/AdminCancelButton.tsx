@@ -55,7 +55,7 @@ export function AdminCancelButton({ state }: { state: Pick<MatchState, '_id' | '
         <DialogActions>
           <Button onClick={() => setOpen(false)}>{t('match.adminCancel.back')}</Button>
           <Button variant="contained" color="error" disabled={busy} onClick={() => void confirm()}>
-            {t('match.adminCancel.confirm')}
+            {t('match.adminCancel.button')}
           </Button>
         </DialogActions>
       </Dialog>

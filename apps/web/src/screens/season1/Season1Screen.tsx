@@ -15,7 +15,7 @@ import { api } from '../../features/api/client';
 import { BannerArt, DropArt, RARITY_COLORS } from '../../features/competition/art';
 import { dayjs } from '../../features/locale/dayjs';
 import { useSession } from '../../features/session';
-import { TableUserLink } from '../../ui/PagedTable';
+import { compactTableSx, TableUserLink } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
 
 interface SeasonView {
@@ -101,7 +101,7 @@ export function Season1Screen() {
             <Typography color="text.secondary">{t('competition.season.noStandings')}</Typography>
           ) : (
             <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
-              <Table size="small" sx={{ '& td, & th': { px: { xs: 1, sm: 2 }, whiteSpace: 'nowrap' } }}>
+              <Table size="small" sx={compactTableSx}>
                 <TableHead>
                   <TableRow>
                     <TableCell>#</TableCell>

@@ -27,11 +27,11 @@ import { LinkedAccountRow } from '../../features/accounts/LinkedAccountRow';
 import { LogoutButton } from '../../features/accounts/LogoutButton';
 import { SteamLogo } from '../../features/accounts/SteamButton';
 import { NOTIFICATION_SOUNDS, playSound } from '../../features/accounts/sounds';
-import { SteamPopupError, steamLink } from '../../features/accounts/steamPopup';
+import { reportSteamPopupError, steamLink } from '../../features/accounts/steamPopup';
 import { unlinkVoice } from '../../features/accounts/voiceLink';
 import { openVoiceLinkDialog } from '../../features/accounts/voiceLinkState';
 import { api } from '../../features/api/client';
-import { setErrorMessage, setLoading, setSuccessMessage } from '../../features/app-state/store';
+import { setLoading, setSuccessMessage } from '../../features/app-state/store';
 import { setLocale } from '../../features/locale/locale';
 import { DiscordRow } from '../../features/reach/DiscordRow';
 import { WhatsAppRow } from '../../features/reach/WhatsAppRow';
@@ -185,9 +185,7 @@ function LinkedAccounts() {
       await steamLink();
       setSuccessMessage({ key: 'accounts.steam.linked' });
     } catch (err) {
-      if (err instanceof SteamPopupError && err.key === 'POPUP_BLOCKED')
-        setErrorMessage('accounts.steam.popupBlocked');
-      else if (err instanceof SteamPopupError && err.key !== 'POPUP_CLOSED') setErrorMessage(err.key);
+      reportSteamPopupError(err);
     }
   };
 
