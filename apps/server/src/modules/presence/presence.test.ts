@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SocialChangedStatus, UserStatus } from '@openpug/shared';
+import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
   type TestDatabase,
   type TestUser,
 } from '../../../test/helpers';
+import { jobs } from '../../jobs/schema';
 import { joinQueue, queueState } from '../queue/service';
 import { getStatus, getStatuses, patchStatus } from './service';
 
@@ -271,5 +273,9 @@ describe.skipIf(!redisUrl)('presence and friends across two instances (Redis ada
     expect((await offline).lastSeen).toEqual(expect.any(Number));
     expect((await queueState(a.app.ctx, cid.id)).inQueue).toBe(false);
     expect((await getStatus(a.app.ctx, ann.id)).online).toBe(true);
+    // Both instances share one sweep row, re-armed each run, not a new row per run.
+    const sweepRows = await a.app.ctx.db.select().from(jobs).where(eq(jobs.kind, 'presence.sweep'));
+    expect(sweepRows).toHaveLength(1);
+    expect(sweepRows[0].firedAt).toBeNull();
   });
 });

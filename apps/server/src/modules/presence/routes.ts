@@ -26,25 +26,25 @@ declare module '../../events' {
   }
 }
 
-export const PRESENCE_SWEEP_JOB = 'presence.sweep';
+const PRESENCE_SWEEP_JOB = 'presence.sweep';
+/** The one row of the sweep: every instance schedules the same job, and it fires once. */
+const SWEEP_KEY = 'next';
 
 /**
- * Several instances: one of them (a persisted job keyed by its time slot, so every instance
- * schedules the same row and it fires once) sweeps stale "online" users each PRESENCE_SWEEP_MS,
- * then schedules the next slot.
+ * Several instances: one of them sweeps stale "online" users each PRESENCE_SWEEP_MS. The job
+ * re-arms its own row when it fires, so the jobs table holds one row for it, not one per run.
  */
 function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
   const jobs = jobsOf(ctx);
   const every = ctx.config.PRESENCE_SWEEP_MS;
-  const scheduleNext = (tx: Db, after: After) => {
-    const slot = (Math.floor(ctx.clock.now() / every) + 1) * every;
-    return jobs.schedule(tx, after, PRESENCE_SWEEP_JOB, String(slot), slot);
-  };
   jobs.handle(PRESENCE_SWEEP_JOB, async (_job, tx, after) => {
-    after.add(() => sweepStaleOnline(ctx).then(() => undefined));
-    await scheduleNext(tx, after);
+    after.add(() => sweepStaleOnline(ctx));
+    await jobs.reschedule(tx, after, PRESENCE_SWEEP_JOB, SWEEP_KEY, ctx.clock.now() + every);
   });
-  app.addHook('onReady', () => inTransaction(ctx.db, scheduleNext, logOf(ctx)).then(() => undefined));
+  // Kept if already pending (another instance, or the last run, armed it).
+  const armOnce = (tx: Db, after: After) =>
+    jobs.schedule(tx, after, PRESENCE_SWEEP_JOB, SWEEP_KEY, ctx.clock.now() + every);
+  app.addHook('onReady', () => inTransaction(ctx.db, armOnce, logOf(ctx)).then(() => undefined));
 }
 
 export function presenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {

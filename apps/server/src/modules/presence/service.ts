@@ -127,24 +127,19 @@ export async function markMaybeOffline(ctx: AppContext, userId: string): Promise
  * Users stored online without a socket on any instance: their instance died without closing its
  * sockets (with REDIS_URL the start-up reset below cannot run). Each goes offline through
  * markMaybeOffline, which re-checks the sockets, so a tab that connected meanwhile keeps its user
- * online. Returns the users set offline; the bus hears 'presence.lost' for each.
+ * online. The bus hears 'presence.lost' for each user set offline.
  */
-export async function sweepStaleOnline(ctx: AppContext): Promise<string[]> {
+export async function sweepStaleOnline(ctx: AppContext): Promise<void> {
   const stored = await ctx.db
     .select({ userId: userStatus.userId })
     .from(userStatus)
     .where(sql`(${userStatus.status} ->> 'online')::boolean`);
-  if (stored.length === 0) return [];
+  if (stored.length === 0) return;
   const connected = await ctx.realtime.connectedUserIds();
-  const lost: string[] = [];
   for (const { userId } of stored) {
     if (connected.has(userId)) continue;
-    if (await markMaybeOffline(ctx, userId)) {
-      lost.push(userId);
-      await ctx.bus.emit('presence.lost', { userId });
-    }
+    if (await markMaybeOffline(ctx, userId)) await ctx.bus.emit('presence.lost', { userId });
   }
-  return lost;
 }
 
 /**
