@@ -55,6 +55,13 @@ declare module 'fastify' {
   }
 }
 
+/** A hop count trusts that many proxies in front of us (as proxy-addr does for a number). */
+function trustProxyOption(
+  value: string | number | boolean,
+): string | boolean | ((addr: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_addr, hop) => hop < value : value;
+}
+
 export async function buildApp(
   base: Omit<AppContext, 'realtime' | 'bus' | 'mailer' | 'voice'> &
     Partial<Pick<AppContext, 'mailer' | 'voice'>>,
@@ -63,7 +70,7 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger ?? { level: base.config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
-    trustProxy: base.config.TRUST_PROXY,
+    trustProxy: trustProxyOption(base.config.TRUST_PROXY),
     // Ids in our URLs are short; refuse absurd ones before routing.
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,

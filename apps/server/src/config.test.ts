@@ -29,6 +29,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ MATCH_STALE_TIMEOUT_MS: '20000' })).toThrow(/SIM_ROUND_MS/);
   });
 
+  it('TRUST_PROXY takes peers, a hop count or a yes/no word', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe('loopback,linklocal,uniquelocal');
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).TRUST_PROXY).toBe('10.0.0.0/8,127.0.0.1');
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'yes' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+  });
+
   it('every variable is documented in the README', () => {
     const source = readFileSync(path.join(import.meta.dirname, 'config.ts'), 'utf8');
     const schema = source.slice(source.indexOf('const envSchema'), source.indexOf('export type Env'));

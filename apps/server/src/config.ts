@@ -17,14 +17,19 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /**
    * Which peers may tell the client's address in X-Forwarded-For (Fastify trustProxy): addresses,
-   * CIDRs or proxy-addr names, comma-separated; or true/false. The default trusts
+   * CIDRs or proxy-addr names, comma-separated; a number of proxy hops; or a yes/no word like the
+   * other switches (true trusts every peer, false none). The default trusts
    * proxies on loopback and private networks only, so a client on the internet cannot forge its
    * address (per-IP rate limits).
    */
   TRUST_PROXY: z
     .string()
     .default('loopback,linklocal,uniquelocal')
-    .transform((v): string | boolean => (v === 'true' ? true : v === 'false' ? false : v)),
+    .transform((v): string | number | boolean => {
+      if (/^\d+$/.test(v)) return Number(v); // hops
+      const word = bool.safeParse(v);
+      return word.success ? word.data : v;
+    }),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),

@@ -43,9 +43,10 @@ export async function applyGameEvent(
 ): Promise<IngestResult> {
   const envelope = matchzyEnvelopeSchema.safeParse(raw);
   if (!envelope.success) throw unprocessable('INVALID_INPUT');
+  // The cheap check first: most events of a round (kills, bomb) are ignored without a query.
+  if (!HANDLED_EVENTS.has(envelope.data.event)) return { accepted: false, reason: 'unhandled' };
   if (envelope.data.matchid !== matchId && !(await isGameMatchIdOf(tx, matchId, envelope.data.matchid)))
     return { accepted: false, reason: 'other-match' };
-  if (!HANDLED_EVENTS.has(envelope.data.event)) return { accepted: false, reason: 'unhandled' };
   const parsed = matchzyEventSchema.safeParse(raw);
   if (!parsed.success) throw unprocessable('INVALID_INPUT');
   const ev = parsed.data;

@@ -100,6 +100,6 @@ export type MatchzyMatchConfig = z.infer<typeof matchzyMatchConfigSchema>;
 /** `get5_status`'s answer (MatchZy implements it): `gamestate` is "none" while no match is loaded. */
 export const get5StatusSchema = z.looseObject({
   gamestate: z.string(),
-  matchid: z.union([z.string(), z.number()]).transform(String),
+  matchid: id,
 });
 export type Get5Status = z.infer<typeof get5StatusSchema>;

@@ -23,10 +23,8 @@ export interface AllocateRequest {
     teamOne: { name: string; players: RosterPlayer[] };
     teamTwo: { name: string; players: RosterPlayer[] };
   };
-  /** Where the server posts its events, and the bearer secret it must send (also for configUrl). */
+  /** Where the server posts its events, and the bearer secret it must send (also to fetch its config). */
   eventsUrl: string;
-  /** Where a real server fetches its match configuration (GET, same bearer secret). */
-  configUrl: string;
   secret: string;
 }
 

@@ -79,7 +79,7 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
               teamOne: { name: match.teamOneName, players: roster('teamOne') },
               teamTwo: { name: match.teamTwoName, players: roster('teamTwo') },
             },
-            ...gameServerUrls(ctx.config.PUBLIC_URL, match.id),
+            eventsUrl: gameServerUrls(ctx.config.PUBLIC_URL, match.id).eventsUrl,
             secret,
           },
           tx,
