@@ -3,6 +3,7 @@
  * shared by the server (provisioning) and the web client (matrix-js-sdk).
  */
 import { z } from 'zod';
+import { isId } from './social';
 
 /** `matrix` in the login / auto-login / Steam-login answers. */
 export const matrixSessionSchema = z.object({
@@ -40,10 +41,6 @@ export function directRoomAliasLocalpart(a: string, b: string): string {
 export const directRoomAlias = (a: string, b: string, serverName: string) =>
   `#${directRoomAliasLocalpart(a, b)}:${serverName}`;
 
-/** A product user id: crypto.randomUUID(), lower-case hex in 8-4-4-4-12 groups. */
-const PRODUCT_USER_ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const DIRECT_LOCALPART = new RegExp(`^(${PRODUCT_USER_ID})_(${PRODUCT_USER_ID})$`, 'i');
-
 /**
  * The two product user ids named by an alias local part of the direct-chat shape (`<id>_<id>`,
  * in any order and letter case, ids returned lower-case), else null. Such an alias may only be
@@ -53,8 +50,8 @@ const DIRECT_LOCALPART = new RegExp(`^(${PRODUCT_USER_ID})_(${PRODUCT_USER_ID})$
  * room's creator after joining by alias.
  */
 export function parseDirectRoomAliasLocalpart(localpart: string): [string, string] | null {
-  const m = DIRECT_LOCALPART.exec(localpart);
-  return m ? [m[1].toLowerCase(), m[2].toLowerCase()] : null;
+  const ids = localpart.split('_');
+  return ids.length === 2 && ids.every(isId) ? [ids[0].toLowerCase(), ids[1].toLowerCase()] : null;
 }
 
 /** Match rooms: one per match, players only (spectators are not members). */

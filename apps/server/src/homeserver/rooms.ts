@@ -55,15 +55,26 @@ async function powerLevels(hs: Homeserver, roomId: string): Promise<Json> {
   return (await stateEvent(hs, roomId, 'm.room.power_levels', ''))?.content ?? {};
 }
 
+/**
+ * A power level from m.room.power_levels: an integer (or, as older rooms allow, an integer
+ * string); anything else counts as absent, so a malformed value such as "x" can never compare as
+ * NaN and let everyone through.
+ */
+function levelOf(value: unknown, fallback: number): number {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+  return fallback;
+}
+
 function userLevel(pl: Json, userId: string): number {
   const users = isObject(pl.users) ? pl.users : {};
-  return Number(users[userId] ?? pl.users_default ?? 0);
+  return levelOf(users[userId], levelOf(pl.users_default, 0));
 }
 
 function requiredLevel(pl: Json, type: string, isState: boolean): number {
   const events = isObject(pl.events) ? pl.events : {};
-  if (events[type] !== undefined) return Number(events[type]);
-  return Number(isState ? (pl.state_default ?? 50) : (pl.events_default ?? 0));
+  const fallback = isState ? levelOf(pl.state_default, 50) : levelOf(pl.events_default, 0);
+  return levelOf(events[type], fallback);
 }
 
 async function requireJoined(hs: Homeserver, roomId: string, userId: string): Promise<void> {
@@ -272,7 +283,7 @@ export async function inviteUser(hs: Homeserver, session: Session, roomId: strin
   if (typeof target !== 'string') throw new MatrixError(400, 'M_MISSING_PARAM', 'Missing user_id');
   await requireJoined(hs, roomId, session.userId);
   const pl = await powerLevels(hs, roomId);
-  if (userLevel(pl, session.userId) < Number(pl.invite ?? 0))
+  if (userLevel(pl, session.userId) < levelOf(pl.invite, 0))
     throw mxForbidden('You do not have permission to invite');
   if (!(await userExists(hs, target))) throw mxNotFound(`Unknown user ${target}`);
   const current = await membershipOf(hs, roomId, target);
@@ -349,7 +360,7 @@ export async function redactEvent(
   const level = userLevel(pl, me);
   if (level < requiredLevel(pl, 'm.room.redaction', false))
     throw mxForbidden('You may not send m.room.redaction here');
-  if (level < Number(pl.redact ?? 50)) {
+  if (level < levelOf(pl.redact, 50)) {
     if (!target) throw mxNotFound(`Could not find event ${eventId}`);
     if (target.sender !== me) throw mxForbidden("You don't have permission to redact events");
   }

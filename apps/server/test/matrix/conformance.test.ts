@@ -526,6 +526,30 @@ describe.each(targets())('Matrix C-S API on $name', (spec) => {
         expect((await eventOf(alice.accessToken, his)).content).toEqual({});
       });
 
+      it('a malformed redact level lets nobody through: refused at creation or read as absent', async () => {
+        const created = await post(
+          '/_matrix/client/v3/createRoom',
+          { preset: 'private_chat', invite: [bob.userId], power_level_content_override: { redact: 'x' } },
+          alice.accessToken,
+        );
+        if (created.status !== 200) {
+          // Synapse refuses a non-integer power level outright.
+          expect(created.status).toBe(400);
+          return;
+        }
+        const other = created.json.room_id as string;
+        expect((await post(`${room(other)}/join`, {}, bob.accessToken)).status).toBe(200);
+        const kept = (await send(alice.accessToken, other, { msgtype: 'm.text', body: 'keep me' })).json
+          .event_id as string;
+        const denied = await put(
+          `${room(other)}/redact/${enc(kept)}/bad-level-${++txn}`,
+          {},
+          bob.accessToken,
+        );
+        expect(denied.status).toBe(403);
+        expect(denied.json.errcode).toBe('M_FORBIDDEN');
+      });
+
       it('a redacted message no longer counts as unread', async () => {
         const unread = async () =>
           (await sync(bob.accessToken, 'timeout=0')).rooms.join[roomId].unread_notifications

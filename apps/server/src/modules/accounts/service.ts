@@ -23,7 +23,6 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
 
 // --- Directory and ranking queries (used by the users and friends modules) ---
 
-/** Rank by Elo: 1 + number of users with a higher Elo, for each given user id. */
 export interface UserPageQuery {
   sort?: 'name' | 'elo' | 'createdAt';
   order?: -1 | 1;

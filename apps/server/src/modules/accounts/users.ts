@@ -63,7 +63,7 @@ export async function findUserByTeamSpeakId(db: Db, teamSpeakId: string): Promis
  * Rank = position in the leaderboard order: Elo descending, older account first, then id. Ties get
  * distinct, stable positions, the same on the card, the profile and the leaderboard.
  */
-export function rankedBefore(other: typeof users, user: { elo: unknown; createdAt: unknown; id: unknown }) {
+function rankedBefore(other: typeof users, user: { elo: unknown; createdAt: unknown; id: unknown }) {
   return sql`(${other.elo} > ${user.elo} OR (${other.elo} = ${user.elo} AND (${other.createdAt} < ${user.createdAt} OR (${other.createdAt} = ${user.createdAt} AND ${other.id} < ${user.id}))))`;
 }
 

@@ -4,8 +4,7 @@
  * per-player numbers). Only finished matches count.
  *
  * Leaderboard rank = position in the order Elo descending, older account first, then id, so ties
- * get distinct, stable positions whatever the page, sort or filter. (The users module's card rank
- * is 1 + number of players with a higher Elo, so tied players share it there.)
+ * get distinct, stable positions whatever the page, sort or filter.
  */
 import type {
   CompetitionStats,
