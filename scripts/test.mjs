@@ -51,7 +51,11 @@ step('unit and API tests (vitest)', () => {
         failures.push(`vitest ${name}: ${String(file.message).split('\n')[0]}`);
       }
     }
-    if (status !== 0 && r.numFailedTests === 0) failed++; // e.g. a file that failed to load
+    if (status !== 0 && r.numFailedTests === 0) {
+      // e.g. a file that failed to load, or an unhandled error between tests
+      failed++;
+      failures.push('vitest: errors outside any test (see "Unhandled Errors" above)');
+    }
   } else if (status !== 0) failed++;
   return status === 0;
 });

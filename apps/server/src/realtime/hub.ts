@@ -117,6 +117,16 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
     socket.emit('authenticated', { userId: claims.userId });
   };
 
+  // Sign-outs still running: close() waits for them, so their presence checks (which may ask the
+  // other instances over Redis) finish before the Redis connections quit. A publish on a closed
+  // connection is a rejection the Redis adapter never catches.
+  const signingOut = new Set<Promise<void>>();
+  const signOutTracked = (socket: AppSocket, what: string) => {
+    const done = signOut(socket).catch((err) => opts.log.error({ err }, `${what} failed`));
+    signingOut.add(done);
+    void done.finally(() => signingOut.delete(done));
+  };
+
   io.on('connection', (socket) => {
     socket.on('authenticate', (payload: unknown) => {
       const parsed = authenticatePayloadSchema.safeParse(payload);
@@ -126,12 +136,8 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       }
       authenticate(socket, parsed.data).catch((err) => opts.log.error({ err }, 'authenticate failed'));
     });
-    socket.on('logout', () => {
-      signOut(socket).catch((err) => opts.log.error({ err }, 'logout failed'));
-    });
-    socket.on('disconnect', () => {
-      signOut(socket).catch((err) => opts.log.error({ err }, 'disconnect failed'));
-    });
+    socket.on('logout', () => signOutTracked(socket, 'logout'));
+    socket.on('disconnect', () => signOutTracked(socket, 'disconnect'));
     for (const attach of handlers) attach(socket);
   });
 
@@ -189,6 +195,8 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       // Not io.close(): that would also close the HTTP server, which Fastify owns.
       io.local.disconnectSockets(true);
       io.engine.close();
+      await new Promise((resolve) => setImmediate(resolve)); // disconnect handlers have started
+      await Promise.allSettled([...signingOut]);
       await io.of('/').adapter.close?.();
     },
   };

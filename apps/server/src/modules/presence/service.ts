@@ -134,7 +134,8 @@ export async function sweepStaleOnline(ctx: AppContext): Promise<void> {
     .select({ userId: userStatus.userId })
     .from(userStatus)
     .where(sql`(${userStatus.status} ->> 'online')::boolean`);
-  if (stored.length === 0) return;
+  // Shutting down: the Redis adapter must not be asked anything (see markMaybeOffline).
+  if (stored.length === 0 || closing.has(ctx)) return;
   const connected = await ctx.realtime.connectedUserIds();
   for (const { userId } of stored) {
     if (connected.has(userId)) continue;
