@@ -1,9 +1,9 @@
 /**
  * Journey helpers for competition: an admin account (its e-mail is in the e2e server's
- * ADMIN_EMAILS) and ten socket bots that queue, accept, pick and ban until their match is live.
+ * ADMIN_EMAILS, which promotes it once the address is verified) and ten socket bots that queue, accept, pick and ban until their match is live.
  */
 import { type APIRequestContext, expect } from '@playwright/test';
-import { linkVoiceByApi } from './accounts';
+import { linkVoiceByApi, mailLink } from './accounts';
 import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './match';
 import { type Player, signUpPlayer } from './social';
 
@@ -16,7 +16,11 @@ export async function signUpAdmin(request: APIRequestContext): Promise<Player> {
     data: { name, email: E2E_ADMIN_EMAIL, password, locale: 'en' },
   });
   if (response.status() !== 201) throw new Error(`admin sign-up failed: ${response.status()}`);
-  const session = await response.json();
+  const id = (await mailLink(request, E2E_ADMIN_EMAIL, 'verify')).split('/verify/')[1];
+  expect((await request.post('/api/verify', { data: { id } })).status()).toBe(200);
+  const login = await request.post('/api/login', { data: { email: E2E_ADMIN_EMAIL, password } });
+  const session = await login.json();
+  if (session.user?.role !== 'ADMIN') throw new Error(`admin not promoted: ${JSON.stringify(session.user)}`);
   return { id: session.user._id, name, email: E2E_ADMIN_EMAIL, password, token: session.token, session };
 }
 

@@ -7,8 +7,8 @@
  *   npm run admin -w @openpug/server -- revoke <email>
  *   npm run admin -w @openpug/server -- list
  *
- * (or `npm run admin -- grant <email>` inside apps/server). E-mails listed in ADMIN_EMAILS
- * become ADMIN automatically at sign-up and login.
+ * (or `npm run admin -- grant <email>` inside apps/server). An e-mail listed in ADMIN_EMAILS
+ * makes its account ADMIN once, when the address is verified; grant and revoke decide for good.
  */
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     const role = command === 'grant' ? 'ADMIN' : 'USER';
     const updated = await db
       .update(users)
-      .set({ role })
+      .set({ role, roleDecided: true })
       .where(eq(users.email, email))
       .returning({ id: users.id });
     if (updated.length === 0) {

@@ -26,7 +26,10 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
     clock,
-    env: { PUBLIC_URL: 'https://pug.example', ADMIN_EMAILS: 'boss@example.test' },
+    env: {
+      PUBLIC_URL: 'https://pug.example',
+      ADMIN_EMAILS: 'boss@example.test,deputy@example.test,deputy2@example.test',
+    },
   });
 });
 afterAll(async () => {
@@ -120,11 +123,6 @@ describe('sign-up', () => {
     expect(await rowByEmail('taken@example.test')).toEqual(before);
   });
 
-  it('gives ADMIN_EMAILS the ADMIN role', async () => {
-    const res = await register('boss@example.test');
-    expect(res.json().user.role).toBe('ADMIN');
-  });
-
   it('announces user.created', async () => {
     const seen: string[] = [];
     t.app.ctx.bus.on('user.created', ({ userId }) => {
@@ -132,6 +130,56 @@ describe('sign-up', () => {
     });
     const res = await register('created@example.test');
     expect(seen).toContain(res.json().user._id);
+  });
+});
+
+describe('ADMIN_EMAILS is a seed for verified addresses, applied once', () => {
+  const login = (email: string) => post('/api/login', { email, password: 'secret1' });
+  const verifyFromMail = async (email: string) => {
+    const mails = await outbox(email);
+    const id = linkIn(mails[mails.length - 1].text, 'verify');
+    expect((await post('/api/verify', { id })).statusCode).toBe(200);
+  };
+
+  it('grants nothing to an unverified listed address at sign-up or login; verifying it grants ADMIN', async () => {
+    const res = await register('BOSS@example.test');
+    expect(res.json().user.role).toBe('USER');
+    expect((await login('boss@example.test')).json().user.role).toBe('USER');
+    expect((await rowByEmail('boss@example.test')).role).toBe('USER');
+    await verifyFromMail('boss@example.test');
+    expect((await rowByEmail('boss@example.test')).role).toBe('ADMIN');
+    expect((await login('boss@example.test')).json().user.role).toBe('ADMIN');
+  });
+
+  it('grants nothing for a listed address typed into the profile until that address is verified', async () => {
+    const res = await register('climber@example.test');
+    const headers = bearer(res.json().token);
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/profile',
+      headers,
+      payload: { email: 'deputy@example.test' },
+    });
+    expect(changed.json()).toMatchObject({ email: 'deputy@example.test', role: 'USER', verified: false });
+    expect((await login('deputy@example.test')).json().user.role).toBe('USER');
+    expect((await rowByEmail('deputy@example.test')).role).toBe('USER');
+  });
+
+  it("never undoes an admin's demotion at the next login", async () => {
+    const owner = await createTestUser(t.app, { role: 'ADMIN' });
+    await register('deputy2@example.test');
+    await verifyFromMail('deputy2@example.test');
+    const deputy = await rowByEmail('deputy2@example.test');
+    expect(deputy.role).toBe('ADMIN');
+    const demoted = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${deputy.id}/role`,
+      headers: bearer(owner.token),
+      payload: { role: 'USER' },
+    });
+    expect(demoted.statusCode).toBe(200);
+    expect((await login('deputy2@example.test')).json().user.role).toBe('USER');
+    expect((await row(deputy.id)).role).toBe('USER');
   });
 });
 

@@ -54,7 +54,7 @@ import {
   updateUser,
   verifyPassword,
 } from './service';
-import { currentUser, isAdminEmail, localeFromHeader, sessionResponse } from './session';
+import { applyAdminSeed, currentUser, localeFromHeader, sessionResponse } from './session';
 
 export const MAX_FAILED_LOGINS = 5;
 export const BLOCK_MS = 2 * 60 * 60_000;
@@ -125,7 +125,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             name: body.name,
             passwordHash,
             locale: body.locale ?? localeFromHeader(request.headers['accept-language']),
-            role: isAdminEmail(ctx, body.email) ? 'ADMIN' : 'USER',
+            role: 'USER',
           });
         } catch (err) {
           if (isUniqueViolation(err)) throw conflict('EMAIL_ALREADY_EXISTS');
@@ -171,7 +171,6 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const patch: Partial<UserRow> = {};
         if (row.failedLogins !== 0 || row.blockedUntil)
           Object.assign(patch, { failedLogins: 0, blockedUntil: null });
-        if (isAdminEmail(ctx, row.email) && row.role !== 'ADMIN') patch.role = 'ADMIN';
         const current = Object.keys(patch).length ? ((await updateUser(ctx, row.id, patch)) ?? row) : row;
         return sessionResponse(ctx, current);
       },
@@ -214,7 +213,8 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!token || !row || row.verified || row.email !== token.email)
           throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
         if (!(await consumeOneTimeId(ctx, id, 'verify'))) throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
-        await updateUser(ctx, row.id, { verified: true });
+        const verified = await updateUser(ctx, row.id, { verified: true });
+        if (verified) await applyAdminSeed(ctx, verified);
         return { verified: true };
       },
     );

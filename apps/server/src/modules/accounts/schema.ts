@@ -16,6 +16,11 @@ export const users = pgTable(
       .notNull()
       .default('USER'),
     verified: boolean('verified').notNull().default(false),
+    /**
+     * The role has been decided (by the ADMIN_EMAILS seed, an admin or the admin CLI): from then
+     * on ADMIN_EMAILS no longer touches this account, so a demotion sticks.
+     */
+    roleDecided: boolean('role_decided').notNull().default(false),
     locale: text('locale').notNull().default('en'),
     avatar: text('avatar'),
     steamId: text('steam_id').unique(),

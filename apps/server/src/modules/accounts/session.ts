@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { unauthorized } from '../../lib/errors';
 import { currentUserId } from '../auth/guard';
-import { findUserById, rankOfUser, toProfile, type UserRow } from './service';
+import { findUserById, rankOfUser, toProfile, type UserRow, updateUser } from './service';
 
 type MatrixProvider = (userId: string) => Promise<unknown>;
 const matrixProviders = new WeakMap<AppContext, MatrixProvider>();
@@ -17,7 +17,8 @@ export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixProvid
   matrixProviders.set(ctx, provider);
 }
 
-export async function sessionResponse(ctx: AppContext, row: UserRow): Promise<SessionResponse> {
+export async function sessionResponse(ctx: AppContext, signedIn: UserRow): Promise<SessionResponse> {
+  const row = await applyAdminSeed(ctx, signedIn);
   const { token, expiresAt } = await ctx.tokens.sign(row.id);
   const provider = matrixProviders.get(ctx);
   let matrix: unknown = null;
@@ -47,5 +48,16 @@ export function localeFromHeader(header: string | undefined): Locale {
   return 'en';
 }
 
-export const isAdminEmail = (ctx: AppContext, email: string | null) =>
+const isAdminEmail = (ctx: AppContext, email: string | null) =>
   !!email && ctx.config.ADMIN_EMAILS.includes(email.toLowerCase());
+
+/**
+ * ADMIN_EMAILS is a seed, not a rule: a listed address makes its account ADMIN once, and only
+ * when the address is verified (anyone can type a listed address at sign-up or in the profile).
+ * Once the role is decided, by this seed, an admin or the CLI, the list no longer applies, so an
+ * admin's demotion is never undone at the next sign-in. Runs at verification and every sign-in.
+ */
+export async function applyAdminSeed(ctx: AppContext, row: UserRow): Promise<UserRow> {
+  if (row.roleDecided || !row.verified || !isAdminEmail(ctx, row.email)) return row;
+  return (await updateUser(ctx, row.id, { role: 'ADMIN', roleDecided: true })) ?? row;
+}

@@ -51,7 +51,8 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
           const admins = await findUserIdsByRole(ctx.db, 'ADMIN');
           if (admins.length <= 1) throw conflict('LAST_ADMIN');
         }
-        await updateUser(ctx, id, { role });
+        // An admin's decision: ADMIN_EMAILS never overrides it afterwards.
+        await updateUser(ctx, id, { role, roleDecided: true });
         return { _id: id, role, msg: 'SAVED_SUCCESSFULLY' as const };
       },
     );
