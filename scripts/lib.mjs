@@ -36,15 +36,15 @@ function newestMtime(target) {
 const at = (...p) => path.join(root, ...p);
 
 /**
- * Installs from the lock file when node_modules is missing or older than it. `npm install`, not
- * `npm ci`: npm ci refuses a lock file that lacks optional packages for other platforms (npm/cli
- * #9846), which a registry mirror without them produces; npm install honours the locked versions.
+ * Installs exactly the lock file (`npm ci`) when node_modules is missing or older than it. The
+ * lock lists every platform's optional packages, so `npm ci` accepts a fresh clone anywhere; a
+ * lock out of step with package.json fails here instead of being rewritten quietly.
  */
 export function ensureInstalled() {
   const marker = at('node_modules', '.package-lock.json');
   if (existsSync(marker) && newestMtime(marker) >= newestMtime(at('package-lock.json'))) return;
-  console.log('openpug: installing dependencies (npm install from the lock file) …');
-  mustRun('npm', ['install', '--no-audit', '--no-fund']);
+  console.log('openpug: installing dependencies (npm ci from the lock file) …');
+  mustRun('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
 /** Builds web and server when their output is missing or older than their sources. */

@@ -6,6 +6,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, ensureInstalled, run } from './lib.mjs';
+import { ensureNode24 } from './node24.mjs';
+
+ensureNode24();
 
 const started = Date.now();
 ensureInstalled();
