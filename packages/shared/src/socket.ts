@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorKey } from './errors';
 
 /**
  * Socket.IO contract (path /socket). Each feature adds its events here so server and web share
@@ -14,6 +15,8 @@ export const authenticatedPayloadSchema = z.object({ userId: z.string() });
 export interface ServerToClientEvents {
   authenticated: (payload: { userId: string }) => void;
   unauthorized: (payload: { msg: string }) => void;
+  /** A refused client event that came without an ack callback: the event's name and the key. */
+  SOCKET_ERROR: (payload: { event: string; msg: ErrorKey }) => void;
   PUBLIC_QUEUE_UPDATE: (payload: { count: number }) => void;
 }
 

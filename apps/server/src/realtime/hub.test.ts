@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectSocket, createTestApp, createTestUser, nextEvent, type TestApp } from '../../test/helpers';
+import { SOCKET_BUDGET } from './budget';
 
 describe('socket hub on /socket', () => {
   let t: TestApp;
@@ -48,6 +49,44 @@ describe('socket hub on /socket', () => {
     socket.emit('test-echo', { n: null });
     expect(await err).toEqual({ event: 'test-echo', msg: 'INVALID_INPUT' });
     socket.disconnect();
+  });
+
+  it('refuses an event nobody handles with INVALID_INPUT, signed in or not', async () => {
+    const anon = await connectSocket(t.url);
+    expect(await anon.emitWithAck('no-such-event', { event: 'join' })).toEqual({
+      ok: false,
+      msg: 'INVALID_INPUT',
+    });
+    anon.disconnect();
+    const user = await createTestUser(t.app);
+    const socket = await connectSocket(t.url, user.token);
+    const err = nextEvent(socket, 'SOCKET_ERROR');
+    socket.emit('queue-mesage', { event: 'join' });
+    expect(await err).toEqual({ event: 'queue-mesage', msg: 'INVALID_INPUT' });
+    socket.disconnect();
+  });
+
+  it('spends a budget per socket: over it TOO_MANY_REQUESTS, persistent abuse disconnects, others unaffected', async () => {
+    const flooder = await connectSocket(t.url);
+    const user = await createTestUser(t.app);
+    const player = await connectSocket(t.url, user.token);
+    const answers = await Promise.all(
+      Array.from({ length: SOCKET_BUDGET.anonymous.burst + 10 }, () =>
+        flooder.emitWithAck('test-echo', { n: 1 }),
+      ),
+    );
+    const msgs = answers.map((a) => (a as { msg: string }).msg);
+    // The burst is answered (UNAUTHORIZED: not signed in), what goes beyond it is refused cheaply.
+    expect(msgs.filter((m) => m === 'UNAUTHORIZED').length).toBeLessThanOrEqual(
+      SOCKET_BUDGET.anonymous.burst + 1,
+    );
+    expect(msgs.filter((m) => m === 'TOO_MANY_REQUESTS').length).toBeGreaterThanOrEqual(9);
+    // The signed-in player on another socket is served meanwhile.
+    expect(await player.emitWithAck('test-echo', { n: 4 })).toEqual({ ok: true, data: { doubled: 8 } });
+    const gone = nextEvent(flooder, 'disconnect');
+    for (let i = 0; i < SOCKET_BUDGET.refusalsBeforeDisconnect; i++) flooder.emit('test-echo', { n: 1 });
+    expect(await gone).toBe('io server disconnect');
+    player.disconnect();
   });
 
   it('logout leaves the private room', async () => {

@@ -6,7 +6,8 @@
  * Features register handlers with `on(event, schema, handler)`: the payload is validated with the
  * shared zod schema; a refusal is answered through the ack callback (or a SOCKET_ERROR event) with
  * a catalogue key, and the handler never runs. A payload with a NUL character (which the database
- * cannot store) is refused the same way.
+ * cannot store) is refused the same way. Before any of that, every event spends from the socket's
+ * budget and must be one this server knows (budget.ts).
  */
 import type { Server as HttpServer } from 'node:http';
 import {
@@ -22,6 +23,7 @@ import type { z } from 'zod';
 import { AppError, keyOfZodIssues } from '../lib/errors';
 import { containsNul } from '../lib/input';
 import type { Tokens } from '../modules/auth/tokens';
+import { SOCKET_BUDGET, socketBudget } from './budget';
 
 export interface SocketData {
   userId?: string;
@@ -73,8 +75,10 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
     path: SOCKET_PATH,
     serveClient: false,
     cors: opts.corsOrigin ? { origin: opts.corsOrigin } : undefined,
+    maxHttpBufferSize: SOCKET_BUDGET.maxPayloadBytes,
   });
   const handlers: Array<(socket: AppSocket) => void> = [];
+  const knownEvents = new Set(['authenticate', 'logout']);
   const authenticatedHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
   const signedOutHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
 
@@ -128,6 +132,23 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
   };
 
   io.on('connection', (socket) => {
+    const budget = socketBudget(Date.now);
+    socket.use(([event, ...args], next) => {
+      const refuse = (msg: ErrorKey) => {
+        const ack = args[args.length - 1];
+        if (typeof ack === 'function') ack({ ok: false, msg });
+        else socket.emit('SOCKET_ERROR', { event: String(event), msg });
+      };
+      const verdict = budget.spend(!!socket.data.userId);
+      if (verdict === 'disconnect') {
+        opts.log.warn({ event: String(event) }, 'socket disconnected: over its event budget');
+        socket.disconnect(true);
+        return;
+      }
+      if (verdict === 'over') return refuse('TOO_MANY_REQUESTS');
+      if (!knownEvents.has(event)) return refuse('INVALID_INPUT');
+      next();
+    });
     socket.on('authenticate', (payload: unknown) => {
       const parsed = authenticatePayloadSchema.safeParse(payload);
       if (!parsed.success) {
@@ -145,13 +166,14 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
     io,
     on(event, schema, handler, options = {}) {
       const needsAuth = options.auth ?? true;
+      knownEvents.add(event);
       handlers.push((socket) => {
         // Socket.IO passes the ack, if any, as the last argument.
         (socket as unknown as Socket).on(event, async (...args: unknown[]) => {
           const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
           const refuse = (msg: ErrorKey) => {
             if (ack) ack({ ok: false, msg });
-            else (socket as unknown as Socket).emit('SOCKET_ERROR', { event, msg });
+            else socket.emit('SOCKET_ERROR', { event, msg });
           };
           if (needsAuth && !socket.data.userId) return refuse('UNAUTHORIZED');
           if (containsNul(args[0])) return refuse('INVALID_INPUT');

@@ -1,0 +1,50 @@
+/**
+ * What every socket may send before its events are looked at: a token bucket per socket (events
+ * per second, with a burst), smaller before sign-in, and the events that exist at all.
+ *
+ * Why: one client that never signed in, emitting a cheap event in a loop (40,000 in 5 s), pushed
+ * another player's acknowledgement p50 from 4 ms to 2.2 s. Each event now spends a token before
+ * any parsing or database work; an event over budget is refused with TOO_MANY_REQUESTS, and a
+ * socket that keeps sending past its budget is disconnected. Unknown event names are refused
+ * with INVALID_INPUT instead of being dropped without a word.
+ */
+
+export interface Bucket {
+  /** Tokens added per second. */
+  perSecond: number;
+  /** Tokens the bucket holds at most (a burst of events). */
+  burst: number;
+}
+
+export const SOCKET_BUDGET = {
+  anonymous: { perSecond: 5, burst: 20 } satisfies Bucket,
+  signedIn: { perSecond: 20, burst: 60 } satisfies Bucket,
+  /** Events refused one after another for being over budget before the socket is disconnected. */
+  refusalsBeforeDisconnect: 50,
+  /** Largest message a client may send (Socket.IO's maxHttpBufferSize; its default is 1 MB). */
+  maxPayloadBytes: 64 * 1024,
+};
+
+export type BudgetVerdict = 'ok' | 'over' | 'disconnect';
+
+/** One socket's budget; `spend` is called once per incoming event with the current time. */
+export function socketBudget(now: () => number) {
+  let tokens = SOCKET_BUDGET.anonymous.burst;
+  let last = now();
+  let refusedInARow = 0;
+  return {
+    spend(signedIn: boolean): BudgetVerdict {
+      const rule = signedIn ? SOCKET_BUDGET.signedIn : SOCKET_BUDGET.anonymous;
+      const t = now();
+      tokens = Math.min(rule.burst, tokens + ((t - last) / 1000) * rule.perSecond);
+      last = t;
+      if (tokens >= 1) {
+        tokens -= 1;
+        refusedInARow = 0;
+        return 'ok';
+      }
+      refusedInARow += 1;
+      return refusedInARow >= SOCKET_BUDGET.refusalsBeforeDisconnect ? 'disconnect' : 'over';
+    },
+  };
+}
