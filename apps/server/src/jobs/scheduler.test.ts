@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, openTestDatabase, type TestDatabase } from '../../test/helpers';
-import { Scheduler } from './scheduler';
+import { FINISHED_JOB_RETENTION_MS, Scheduler } from './scheduler';
 import { jobs } from './schema';
 import { inTransaction } from './tx';
 
@@ -86,5 +86,30 @@ describe('persisted deadlines', () => {
     const [pending] = await database.db.select().from(jobs).where(eq(jobs.id, 'flaky:x'));
     expect(pending.firedAt).toBeNull();
     expect(await s.fire('flaky:x')).toBe(true);
+  });
+
+  it('stays bounded: done rows go a day after they finished, and a duplicate within the day is still a no-op', async () => {
+    const clock = manualClock();
+    const s = new Scheduler(database.db, clock, quiet, 0);
+    let fired = 0;
+    s.handle('cycle', async () => void fired++);
+    const rows = async () =>
+      (await database.db.select({ n: count() }).from(jobs).where(like(jobs.id, 'cycle:%')))[0].n;
+    // 1,000 queue join/leave cycles, each leaving a tab-close deadline (as queue.disconnect does),
+    // one every ten minutes: about a week.
+    const step = 10 * 60_000;
+    for (let i = 0; i < 1_000; i++) {
+      await inTransaction(database.db, (tx, after) =>
+        s.schedule(tx, after, 'cycle', `u@${i}`, clock.now() + 1_000),
+      );
+      clock.advance(step);
+      await s.runDue();
+    }
+    expect(fired).toBe(1_000);
+    expect(await rows()).toBeLessThanOrEqual(FINISHED_JOB_RETENTION_MS / step + 2);
+    // The newest done row is still there, so scheduling it again does not fire it twice.
+    await inTransaction(database.db, (tx, after) => s.schedule(tx, after, 'cycle', 'u@999', clock.now()));
+    await s.runDue();
+    expect(fired).toBe(1_000);
   });
 });

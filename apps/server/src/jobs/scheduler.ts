@@ -10,9 +10,15 @@
  *
  * `start()` arms every pending job (overdue ones fire at once) and polls every JOBS_POLL_MS for
  * jobs other instances scheduled. Tests drive it with an injected clock and `runDue()`.
+ *
+ * Done rows (fired or cancelled) are deleted FINISHED_JOB_RETENTION_MS after they finished, at
+ * most once per PRUNE_EVERY_MS. Without that every closed tab and every drop roll added a row
+ * forever. They are kept a day rather than deleted at once because a done row is what makes
+ * scheduling the same `<kind>:<key>` again a no-op (a late duplicate of an accept deadline or a
+ * pick turn must not fire twice); no key is scheduled again a day after its deadline.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import type { Clock } from '../context';
 import type { Db } from '../db/client';
 import { type JobRow, jobs } from './schema';
@@ -26,6 +32,8 @@ interface Log {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+export const FINISHED_JOB_RETENTION_MS = 24 * 60 * 60_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export class Scheduler {
   readonly instanceId = randomUUID();
@@ -34,6 +42,7 @@ export class Scheduler {
   private readonly inFlight = new Set<Promise<unknown>>();
   private poller: NodeJS.Timeout | null = null;
   private running = false;
+  private lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly db: Db,
@@ -150,7 +159,22 @@ export class Scheduler {
       total += n;
       if (n === 0) break;
     }
+    await this.pruneIfDue();
     return total;
+  }
+
+  /** Deletes the rows that finished more than a day ago; returns how many. */
+  async pruneFinished(): Promise<number> {
+    this.lastPrune = this.clock.now();
+    const gone = await this.db
+      .delete(jobs)
+      .where(and(isNotNull(jobs.firedAt), lt(jobs.firedAt, this.clock.now() - FINISHED_JOB_RETENTION_MS)))
+      .returning({ id: jobs.id });
+    return gone.length;
+  }
+
+  private async pruneIfDue(): Promise<void> {
+    if (this.clock.now() - this.lastPrune >= PRUNE_EVERY_MS) await this.pruneFinished();
   }
 
   /** Arms every pending job of the database that is not armed here yet. */
@@ -171,6 +195,7 @@ export class Scheduler {
         this.poller = setTimeout(() => {
           if (!this.running) return;
           this.armPending(this.pollMs * 2)
+            .then(() => this.pruneIfDue())
             .catch((err) => this.log.error({ err }, 'job poll failed'))
             .finally(() => this.running && poll());
         }, this.pollMs);
