@@ -117,14 +117,21 @@ const envSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().default('mailto:admin@openpug.local'),
+  /**
+   * `host:port` pairs that user-given URLs (push endpoints) may reach although they are plain
+   * http or not public: only for local fakes in tests. Everything else must be a public https host.
+   */
+  OUTBOUND_ALLOW: z.string().default(''),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'PUBLIC_URL' | 'DEV_TOOLS' | 'ADMIN_EMAILS'> {
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'DEV_TOOLS' | 'ADMIN_EMAILS' | 'OUTBOUND_ALLOW'> {
   PUBLIC_URL: string;
+  /** OUTBOUND_ALLOW parsed. */
+  OUTBOUND_ALLOW: string[];
   DEV_TOOLS: boolean;
   ADMIN_EMAILS: string[];
   /** CS2_SERVERS parsed (empty unless set). */
@@ -166,6 +173,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Dev tools (outbox, fake identities) never run in production, whatever DEV_TOOLS says.
     DEV_TOOLS: production ? false : (e.DEV_TOOLS ?? true),
     ADMIN_EMAILS: e.ADMIN_EMAILS.split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    OUTBOUND_ALLOW: e.OUTBOUND_ALLOW.split(',')
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
     cs2Servers,

@@ -27,8 +27,10 @@ let t: TestApp;
 let push: Awaited<ReturnType<typeof startFakePushService>>;
 
 beforeAll(async () => {
-  t = await createTestApp({ clock, env: { PUBLIC_URL: 'https://pug.example' } });
   push = await startFakePushService();
+  // The fake push service is plain http on loopback, which only OUTBOUND_ALLOW lets through.
+  const fake = new URL(push.url);
+  t = await createTestApp({ clock, env: { PUBLIC_URL: 'https://pug.example', OUTBOUND_ALLOW: fake.host } });
 });
 afterAll(async () => {
   // The queue's coalesced count broadcast reads the database shortly after a change.
@@ -139,6 +141,17 @@ describe('Web Push', () => {
     expect(bad.json().errors.msg).toBe('INVALID_INPUT');
     const rows = async () =>
       (await t.app.ctx.db.select().from(pushSubscriptions)).filter((r) => r.userId === u.id);
+    // The server would POST to the endpoint: private and plain-http ones are refused.
+    for (const endpoint of [
+      'http://127.0.0.1:6379/',
+      'http://10.0.0.1/x',
+      'http://169.254.169.254/latest/meta-data/',
+      'https://[::ffff:7f00:1]/push',
+    ]) {
+      const refused = await sub('POST', { endpoint, keys: browser.keys });
+      expect(refused.statusCode, endpoint).toBe(422);
+      expect(refused.json()).toEqual({ errors: { msg: 'PUSH_ENDPOINT_NOT_PUBLIC' } });
+    }
     expect(await rows()).toHaveLength(1);
     // Someone else cannot remove it.
     const other = await createTestUser(t.app);

@@ -1,7 +1,7 @@
 /**
  * Web Push (RFC 8030 + VAPID RFC 8292 + aes128gcm RFC 8291) with the `web-push` package for the
- * signing and encryption; the request itself goes out with fetch so any endpoint (a browser's push
- * service, or a local fake in tests) works. VAPID keys come from VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY
+ * signing and encryption; the request itself goes out through lib/outbound.ts, so it reaches only
+ * public https hosts (a local fake in tests is allowed by OUTBOUND_ALLOW). VAPID keys come from VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY
  * or are generated once and kept in DATA_DIR/vapid.json.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
+import { BlockedAddressError, postToUserUrl } from '../../lib/outbound';
 import { findUsersByIds } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
 import { pushSubscriptions } from './schema';
@@ -56,14 +57,25 @@ export async function sendPush(
       contentEncoding: 'aes128gcm',
     },
   );
-  const res = await fetch(details.endpoint, {
-    method: details.method,
-    headers: details.headers as Record<string, string>,
-    body: details.body ? new Uint8Array(details.body) : undefined,
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (res.status === 404 || res.status === 410) throw new GoneError(`push endpoint gone (${res.status})`);
-  if (!res.ok) throw new Error(`push service answered ${res.status}`);
+  let status: number;
+  try {
+    status = await postToUserUrl(
+      details.endpoint,
+      {
+        method: details.method,
+        headers: details.headers as Record<string, string>,
+        body: details.body ? new Uint8Array(details.body) : undefined,
+        timeoutMs: 10_000,
+      },
+      { allow: config.OUTBOUND_ALLOW },
+    );
+  } catch (err) {
+    // An endpoint that now resolves to a private address is as good as gone.
+    if (err instanceof BlockedAddressError) throw new GoneError(err.message);
+    throw err;
+  }
+  if (status === 404 || status === 410) throw new GoneError(`push endpoint gone (${status})`);
+  if (status < 200 || status >= 300) throw new Error(`push service answered ${status}`);
 }
 
 const keysOf = new WeakMap<AppContext, VapidKeys>();

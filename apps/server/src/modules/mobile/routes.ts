@@ -24,7 +24,8 @@ import {
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { notFound } from '../../lib/errors';
+import { notFound, unprocessable } from '../../lib/errors';
+import { BlockedAddressError, checkUserUrl } from '../../lib/outbound';
 import { findUserById } from '../accounts/service';
 import { currentUser, sessionResponse } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
@@ -149,6 +150,12 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const row = await currentUser(ctx, request);
         const { endpoint, keys } = request.body;
+        try {
+          checkUserUrl(endpoint, { allow: ctx.config.OUTBOUND_ALLOW });
+        } catch (err) {
+          if (err instanceof BlockedAddressError) throw unprocessable('PUSH_ENDPOINT_NOT_PUBLIC');
+          throw err;
+        }
         const values = {
           endpoint,
           userId: row.id,

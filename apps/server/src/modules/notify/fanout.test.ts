@@ -31,8 +31,8 @@ describe('fan-out for an accept phase with mixed settings', () => {
   let t: TestApp;
   let push: Awaited<ReturnType<typeof startFakePushService>>;
   beforeAll(async () => {
-    t = await createTestApp({ env: { NOTIFY_RETRY_MS: '1' } });
     push = await startFakePushService();
+    t = await createTestApp({ env: { NOTIFY_RETRY_MS: '1', OUTBOUND_ALLOW: new URL(push.url).host } });
   });
   afterAll(async () => {
     await countBroadcastDone();
