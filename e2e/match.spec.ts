@@ -83,11 +83,19 @@ test('two browsers and eight bots play a match from the queue to the result', as
     await shot(pages[0], 'accept', 0);
     for (const bot of bots) await call(bot, 'queue-message', { event: 'ready' });
     await expect(pages[0].getByTestId('accept-ready')).toContainText('8/10');
-    await pages[0].getByTestId('accept-dialog').getByRole('button').click();
+    await expect(pages[0].getByTestId('accept-decline')).toBeVisible();
+    await pages[0]
+      .getByTestId('accept-dialog')
+      .getByRole('button', { name: /^(Accept|Annehmen)$/ })
+      .click();
+    await expect(pages[0].getByTestId('accept-decline')).toBeHidden();
     await expect(pages[1].getByTestId('accept-ready')).toContainText('9/10');
     await expect(pages[0].getByTestId('accept-waiting')).toBeVisible();
     await shot(pages[1], 'accept', 1);
-    await pages[1].getByTestId('accept-dialog').getByRole('button').click();
+    await pages[1]
+      .getByTestId('accept-dialog')
+      .getByRole('button', { name: /^(Accept|Annehmen)$/ })
+      .click();
 
     // ---- match room: captain picks ----
     for (const page of pages) await expect(page).toHaveURL(/\/match\/[^/]+$/);

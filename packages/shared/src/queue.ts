@@ -4,7 +4,8 @@ import { z } from 'zod';
  * Queue and accept phase (SPEC §4 "Queue and match", §7 socket events). The client sends
  * `queue-message {event}`; the server answers with the PUBLIC_/PRIVATE_QUEUE_* events below.
  */
-export const queueEvents = ['join', 'leave', 'ready'] as const;
+/** `decline` ends the running accept phase at once: the decliner leaves the queue, the rest keep their places. */
+export const queueEvents = ['join', 'leave', 'ready', 'decline'] as const;
 export const queueMessageSchema = z.object({ event: z.enum(queueEvents) });
 export type QueueMessage = z.infer<typeof queueMessageSchema>;
 

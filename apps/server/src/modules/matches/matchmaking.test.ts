@@ -54,7 +54,8 @@ async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<
 
 const ack = (c: Client, event: string, payload: unknown) =>
   c.socket.emitWithAck(event, payload) as Promise<{ ok: boolean; msg?: string; data?: any }>;
-const queue = (c: Client, event: 'join' | 'leave' | 'ready') => ack(c, 'queue-message', { event });
+const queue = (c: Client, event: 'join' | 'leave' | 'ready' | 'decline') =>
+  ack(c, 'queue-message', { event });
 const got = (c: Client, name: string) => c.events.filter((e) => e.name === name).map((e) => e.payload as any);
 const last = (c: Client, name: string) => got(c, name).at(-1);
 const advance = async (ms: number) => {
@@ -203,6 +204,39 @@ describe('queue', () => {
     expect(await t.app.ctx.db.select().from(matches)).toHaveLength(0);
     for (const p of ps.slice(1)) await queue(p, 'leave');
     close(ps);
+  });
+
+  it('declining ends the phase at once: the decliner leaves, the nine keep their places, a newcomer makes ten again', async () => {
+    const ps = await tenInAcceptPhase();
+    for (const p of ps.slice(1, 4)) expect((await queue(p, 'ready')).ok).toBe(true);
+    expect(await queue(ps[0], 'decline')).toMatchObject({ ok: true, data: { inQueue: false, count: 9 } });
+    // No waiting for the deadline: the nine hear at once who declined and keep their places.
+    for (const p of ps.slice(1)) {
+      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
+      expect(last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles).toEqual([
+        { userId: ps[0].user.id, name: ps[0].user.name, avatar: null },
+      ]);
+    }
+    expect(got(ps[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
+    expect(await queueSize()).toBe(9);
+    expect(await queue(ps[0], 'decline')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    expect(await queue(ps[1], 'decline')).toEqual({ ok: false, msg: 'NO_ACCEPT_PHASE' });
+    // The cancelled deadline never fires.
+    await advance(30_000);
+    expect(got(ps[1], 'PRIVATE_QUEUE_TIMEOUT')).toHaveLength(1);
+    expect(got(ps[1], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
+    const newcomer = await player();
+    expect((await queue(newcomer, 'join')).ok).toBe(true);
+    await expect.poll(() => got(ps[1], 'PRIVATE_QUEUE_READY').length).toBe(2);
+    const again = last(ps[1], 'PRIVATE_QUEUE_READY');
+    expect(again.players.map((p: QueuePlayer) => p.userId)).toEqual(
+      [...ps.slice(1), newcomer].map((p) => p.user.id),
+    );
+    expect(again.players.every((p: QueuePlayer) => !p.accepted)).toBe(true);
+    for (const p of [...ps.slice(1), newcomer]) await queue(p, 'leave');
+    expect(await queueSize()).toBe(0);
+    await advance(30_000); // the second phase's deadline closes it
+    close([...ps, newcomer]);
   });
 
   it('concurrent joins: 25 players → two disjoint phases of exactly ten, five waiting', async () => {

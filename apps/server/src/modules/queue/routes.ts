@@ -1,5 +1,5 @@
 /**
- * Queue transport: socket `queue-message {event: join|leave|ready}` (ack `{ok, data: {inQueue,
+ * Queue transport: socket `queue-message {event: join|leave|ready|decline}` (ack `{ok, data: {inQueue,
  * count}}` or `{ok:false, msg}`), `GET /api/queue` (the caller's queue situation), the accept
  * deadline handler, "last socket closed → leave the queue (not during an accept phase)" after a
  * grace period (QUEUE_DISCONNECT_GRACE_MS, a persisted deadline) so a reload keeps the place, and,
@@ -10,7 +10,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { inTransaction, jobsOf, logOf } from '../../jobs';
 import { currentUserId, requireAuth } from '../auth/guard';
-import { ACCEPT_JOB, acceptTimedOut, joinQueue, leaveQueue, queueState, readyQueue } from './service';
+import {
+  ACCEPT_JOB,
+  acceptTimedOut,
+  declineQueue,
+  joinQueue,
+  leaveQueue,
+  queueState,
+  readyQueue,
+} from './service';
 
 const DISCONNECT_JOB = 'queue.disconnect';
 
@@ -22,6 +30,7 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       const userId = socket.data.userId as string;
       if (event === 'join') return joinQueue(ctx, userId);
       if (event === 'leave') return leaveQueue(ctx, userId);
+      if (event === 'decline') return declineQueue(ctx, userId);
       return readyQueue(ctx, userId);
     });
 

@@ -21,7 +21,7 @@ export const acceptPhases = pgTable('accept_phases', {
   id: text('id').primaryKey(),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   deadline: bigint('deadline', { mode: 'number' }).notNull(),
-  status: text('status', { enum: ['open', 'matched', 'timedout'] })
+  status: text('status', { enum: ['open', 'matched', 'timedout', 'declined'] })
     .notNull()
     .default('open'),
   playerIds: jsonb('player_ids').$type<string[]>().notNull(),

@@ -9,8 +9,10 @@
  * first ten in queue order get an accept phase (deadline ACCEPT_TIMEOUT_MS, job `queue.accept`);
  * all ten ready → a match; at the deadline the unaccepted leave the queue (PRIVATE_QUEUE_KICK),
  * the accepted keep their places (PRIVATE_QUEUE_TIMEOUT) and a new phase starts if ten remain.
- * Leaving during a phase counts as not accepting. Every change broadcasts PUBLIC_QUEUE_UPDATE
- * {count}.
+ * Leaving during a phase counts as not accepting. Declining ends the phase at once: the decliner
+ * leaves the queue, every other player of the phase keeps their place (PRIVATE_QUEUE_TIMEOUT
+ * naming the decliner) and a new phase starts if ten are free. Every change broadcasts
+ * PUBLIC_QUEUE_UPDATE {count}.
  */
 import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
@@ -226,6 +228,54 @@ export async function readyQueue(
   );
 }
 
+async function unreadyProfilesOf(tx: Db, ids: string[]): Promise<UnreadyProfile[]> {
+  const byId = new Map((await findUsersByIds(tx, ids)).map((u) => [u.id, u]));
+  return ids.map((id) => ({
+    userId: id,
+    name: byId.get(id)?.name ?? '',
+    avatar: byId.get(id)?.avatar ?? null,
+  }));
+}
+
+/**
+ * Declines the running accept phase (accepted or not yet): the phase ends now instead of holding
+ * the other nine until its deadline.
+ */
+export async function declineQueue(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ inQueue: boolean; count: number }> {
+  return inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      await lockQueue(tx);
+      const [entry] = await tx.select().from(queueEntries).where(eq(queueEntries.userId, userId));
+      if (!entry) throw conflict('NOT_IN_QUEUE');
+      const [phase] = entry.phaseId
+        ? await tx.select().from(acceptPhases).where(eq(acceptPhases.id, entry.phaseId))
+        : [];
+      if (phase?.status !== 'open') throw conflict('NO_ACCEPT_PHASE');
+      await tx.delete(queueEntries).where(eq(queueEntries.userId, userId));
+      const rest = phase.playerIds.filter((id) => id !== userId);
+      await tx
+        .update(queueEntries)
+        .set({ phaseId: null, accepted: false })
+        .where(eq(queueEntries.phaseId, phase.id));
+      await tx.update(acceptPhases).set({ status: 'declined' }).where(eq(acceptPhases.id, phase.id));
+      await jobsOf(ctx).cancel(tx, after, ACCEPT_JOB, phase.id);
+      const unreadyProfiles = await unreadyProfilesOf(tx, [userId]);
+      after.add(() => {
+        for (const uid of rest)
+          ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
+      });
+      patchQueue(ctx, after, [userId], false);
+      await formPhases(ctx, tx, after);
+      return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
+    },
+    logOf(ctx),
+  );
+}
+
 /** Deadline of an accept phase (job `queue.accept`, key = phase id). */
 export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phaseId: string): Promise<void> {
   await lockQueue(tx);
@@ -243,13 +293,7 @@ export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phas
       .set({ phaseId: null, accepted: false })
       .where(inArray(queueEntries.userId, accepted));
   await tx.update(acceptPhases).set({ status: 'timedout' }).where(eq(acceptPhases.id, phaseId));
-  const unreadyUsers = await findUsersByIds(tx, unreadyIds);
-  const byId = new Map(unreadyUsers.map((u) => [u.id, u]));
-  const unreadyProfiles: UnreadyProfile[] = unreadyIds.map((id) => ({
-    userId: id,
-    name: byId.get(id)?.name ?? '',
-    avatar: byId.get(id)?.avatar ?? null,
-  }));
+  const unreadyProfiles = await unreadyProfilesOf(tx, unreadyIds);
   after.add(() => {
     for (const uid of kicked) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_KICK', { type: 'kick' });
     for (const uid of accepted)

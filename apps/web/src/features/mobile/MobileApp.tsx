@@ -197,6 +197,19 @@ function QueueCard({ matchId, openMatch }: { matchId: string | null; openMatch: 
             {t('reach.mobile.accept')}
           </Button>
         )}
+        {!accepted && (
+          <Button
+            sx={{ mt: 1.5 }}
+            variant="text"
+            color="inherit"
+            fullWidth
+            disabled={q.busy}
+            onClick={() => void sendQueue('decline')}
+            data-testid="mobile-decline"
+          >
+            {t('queue.accept.decline')}
+          </Button>
+        )}
       </Paper>
     );
   }

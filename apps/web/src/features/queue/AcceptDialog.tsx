@@ -8,7 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { DEFAULT_SOUND } from '@openpug/shared';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isUrgent } from '../../ui/countdown';
 import { Timer, useSecondsLeft } from '../../ui/Timer';
@@ -36,6 +36,12 @@ export function AcceptDialog() {
   const accepted = phase ? hasAccepted(phase, me?._id) : false;
   const alerts = useAcceptAlerts(phase !== null && !accepted, soundUrl(sound), phase?.deadline ?? null);
   const left = useSecondsLeft(phase?.deadline ?? null);
+  // The bar's full length: the time there was when this phase's deadline first arrived.
+  const deadline = phase?.deadline ?? null;
+  const fullSeconds = useMemo(
+    () => (deadline === null ? 1 : Math.max(1, Math.ceil((deadline - Date.now()) / 1000))),
+    [deadline],
+  );
   if (!phase) return null;
   const ready = readyCount(phase);
   const total = phase.players.length;
@@ -49,7 +55,7 @@ export function AcceptDialog() {
     >
       <LinearProgress
         variant="determinate"
-        value={Math.min(100, (left / 30) * 100)}
+        value={Math.min(100, (left / fullSeconds) * 100)}
         color={isUrgent(left) ? 'error' : 'primary'}
         sx={{ height: 4 }}
       />
@@ -144,16 +150,29 @@ export function AcceptDialog() {
             {t('queue.accept.waiting')}
           </Typography>
         ) : (
-          <Button
-            variant="contained"
-            color="success"
-            size="large"
-            disabled={busy}
-            onClick={() => void sendQueue('ready')}
-            sx={{ px: 6, py: 1.5, fontSize: '1.1rem', fontWeight: 800 }}
-          >
-            {t('queue.accept.button')}
-          </Button>
+          <>
+            <Button
+              variant="outlined"
+              color="inherit"
+              size="large"
+              disabled={busy}
+              onClick={() => void sendQueue('decline')}
+              data-testid="accept-decline"
+              sx={{ py: 1.5 }}
+            >
+              {t('queue.accept.decline')}
+            </Button>
+            <Button
+              variant="contained"
+              color="success"
+              size="large"
+              disabled={busy}
+              onClick={() => void sendQueue('ready')}
+              sx={{ px: 6, py: 1.5, fontSize: '1.1rem', fontWeight: 800 }}
+            >
+              {t('queue.accept.button')}
+            </Button>
+          </>
         )}
       </DialogActions>
     </Dialog>

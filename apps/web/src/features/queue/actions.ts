@@ -1,5 +1,5 @@
 /** Queue calls and the server events that drive the widget (SPEC §4 "Queue and match"). */
-import type { QueueAck, QueueState } from '@openpug/shared';
+import type { QueueAck, QueueMessage, QueueState } from '@openpug/shared';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
 import { api } from '../api';
 import { setErrorMessage } from '../app-state/store';
@@ -23,7 +23,7 @@ export function markInMatch(matchId: string): void {
   updateSessionUser({ status: { ...status, match: { ...status.match, active: true, matchId } } });
 }
 
-export async function sendQueue(event: 'join' | 'leave' | 'ready'): Promise<void> {
+export async function sendQueue(event: QueueMessage['event']): Promise<void> {
   dispatchQueue({ type: 'busy', busy: true });
   try {
     const ack = await emitWithAck<QueueAck>(getSocket(), 'queue-message', { event }, { silent: true });
