@@ -117,7 +117,7 @@ test('e-mail journey: sign up, verify, link voice, log out and in, change and re
   await loginForm.getByLabel('E-mail').fill(player.email);
   await loginForm.getByLabel('Password').fill('wrong-password');
   await loginForm.getByRole('button', { name: 'Login' }).click();
-  await expect(page.getByRole('dialog').getByText('Wrong password')).toBeVisible();
+  await expect(page.getByRole('dialog').getByText('Wrong e-mail or password')).toBeVisible();
   await closeErrors(page);
   await logInInBrowser(page, player.email, player.password);
 

@@ -17,8 +17,10 @@ import { homeserverModule } from './homeserver';
 import { frameworkErrors, installErrorHandling } from './lib/errors';
 import { refuseNulCharacters } from './lib/input';
 import { accountsRoutes } from './modules/accounts/routes';
+import { sessionGenerationOf } from './modules/accounts/service';
 import { adminModule } from './modules/admin/routes';
 import { installAuthGuard } from './modules/auth/guard';
+import { withSessionCheck } from './modules/auth/tokens';
 import { chatModule } from './modules/chat/routes';
 import { devRoutes } from './modules/dev/routes';
 import { discordModule } from './modules/discord/routes';
@@ -37,7 +39,7 @@ import { usersRoutes } from './modules/users/routes';
 import { createVoiceServer, voiceModule } from './modules/voice';
 import { whatsAppModule } from './modules/whatsapp/routes';
 import { createRealtime, useRedisAdapter } from './realtime/hub';
-import { defaultWebDist, serveWeb } from './web';
+import { defaultWebDist, installSecurityHeaders, serveWeb } from './web';
 
 export interface BuildOptions {
   /** Logger setting for Fastify; tests pass false. */
@@ -79,11 +81,16 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   refuseNulCharacters(app);
+  await installSecurityHeaders(app, base.config);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
-  const realtime = createRealtime(app.server, { tokens: base.tokens, log: app.log });
+  // A token verifies only while its session generation is the account's current one: a password
+  // change or reset ends every session issued before, on HTTP and at socket sign-in.
+  const tokens = withSessionCheck(base.tokens, (userId) => sessionGenerationOf(base.db, userId));
+  const realtime = createRealtime(app.server, { tokens, log: app.log });
   const ctx: AppContext = {
     ...base,
+    tokens,
     realtime,
     bus: new EventBus(app.log),
     mailer: base.mailer ?? createMailer(base.config, base.db, app.log, () => base.clock.now()),

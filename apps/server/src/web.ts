@@ -1,13 +1,16 @@
 /**
  * Serves the built web app from apps/web/dist with history fallback: any GET that is not an API,
  * socket or Matrix path and accepts HTML gets index.html. Hashed assets are cached for a year.
+ * Every HTTP answer carries the hardening headers of `installSecurityHeaders`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { errorBody } from '@openpug/shared';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from './config';
 
 export function defaultWebDist(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -52,5 +55,82 @@ export async function serveWeb(app: FastifyInstance, webDist: string): Promise<v
       return reply.sendFile('index.html');
     }
     return reply.status(404).send(errorBody('NOT_FOUND'));
+  });
+}
+
+/** Browser features the app may use: the microphone (voice notes in the chat), on its own pages only. */
+export const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(self), payment=(), usb=()';
+
+/** Paths of the embedded Matrix homeserver: a public, CORS-enabled API that other clients may use. */
+const MATRIX_PREFIXES = ['/_matrix/', '/_synapse/', '/.well-known/matrix/'];
+
+/** The Content-Security-Policy directives for the web app and every other answer. */
+export function contentSecurityPolicy(config: Config): Record<string, string[]> {
+  const publicUrl = new URL(config.PUBLIC_URL);
+  const https = publicUrl.protocol === 'https:';
+  const connect = new Set([
+    "'self'",
+    // 'self' covers same-origin WebSockets in current browsers; older ones need them spelled out.
+    `${https ? 'wss' : 'ws'}://${publicUrl.host}`,
+    // The Matrix client talks to PUBLIC_URL, or to Synapse when one is configured.
+    publicUrl.origin,
+    ...(config.MATRIX_HOMESERVER_URL ? [new URL(config.MATRIX_HOMESERVER_URL).origin] : []),
+    // Chat media and recorded voice notes are blob: URLs the page may read back.
+    'blob:',
+  ]);
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'object-src': ["'none'"],
+    // The built app has no inline script (Vite emits module files); the Steam popup page brings
+    // its own per-response policy with a nonce.
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    // MUI styles through emotion, which injects <style> elements at run time (and index.html has a
+    // first-paint <style>): without nonces plumbed through emotion, inline styles must be allowed.
+    // Styles cannot run script, so this is the accepted trade-off.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // https: for player avatars, which are Steam CDN addresses; chat media arrive as blob: URLs.
+    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+    // Voice notes and notification sounds.
+    'media-src': ["'self'", 'blob:', 'data:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': [...connect],
+    'worker-src': ["'self'"],
+    'manifest-src': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+/**
+ * Hardening headers on every HTTP answer (@fastify/helmet): the CSP above, nosniff, no referrer,
+ * no framing (frame-ancestors 'none' and X-Frame-Options DENY), a Permissions-Policy that allows
+ * only the microphone and only for the app itself, and HSTS when PUBLIC_URL is https (over plain
+ * http the header would be ignored, and a local http setup must stay reachable).
+ *
+ * A route may send its own Content-Security-Policy or Cross-Origin-Resource-Policy (the Steam
+ * popup page, Matrix media downloads): headers a route sets win over these.
+ */
+export async function installSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const https = new URL(config.PUBLIC_URL).protocol === 'https:';
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    // The Steam login popup hands its ticket to window.opener; an opener policy would cut that link
+    // once the popup has been on Steam's site.
+    crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    strictTransportSecurity: https ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: false } : false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // Matrix clients on other origins load media and avatars from the homeserver.
+    const url = request.url;
+    if (MATRIX_PREFIXES.some((p) => url.startsWith(p)))
+      reply.header('cross-origin-resource-policy', 'cross-origin');
   });
 }

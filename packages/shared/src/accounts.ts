@@ -138,6 +138,12 @@ export const changePasswordBodySchema = z.object({
   oldPassword: z.string().min(1, 'IS_EMPTY').max(256, 'INVALID_INPUT'),
   newPassword: newPasswordSchema,
 });
+/**
+ * Answer of a password change: `ok` plus a fresh session token for the caller. The change signs
+ * out every session issued before it, the caller's included, so the caller stores this token.
+ */
+export const changePasswordResponseSchema = okResponseSchema.extend(tokenResponseSchema.shape);
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;
 
 // --- Steam ---
 

@@ -4,9 +4,11 @@
  * Every refusal shows its key and that nothing changed in the database.
  */
 import type { AddressInfo } from 'node:net';
+import * as argon2 from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   bearer,
   connectSocket,
@@ -15,10 +17,19 @@ import {
   manualClock,
   nextEvent,
   openTestDatabase,
+  TEST_JWT_SECRET,
   type TestApp,
   unlockByDrop,
 } from '../../../test/helpers';
+import { MAX_FAILED_LOGINS } from './routes';
 import { accountTokens, users } from './schema';
+
+// The real argon2, with its password checks counted: how many login attempts reach the hash.
+vi.mock('@node-rs/argon2', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@node-rs/argon2')>();
+  return { ...real, verify: vi.fn(real.verify) };
+});
+const hashChecks = () => vi.mocked(argon2.verify).mock.calls.length;
 
 const clock = manualClock();
 let t: TestApp;
@@ -52,6 +63,8 @@ const linkIn = (text: string, kind: 'verify' | 'reset') => {
   if (!m) throw new Error(`no ${kind} link in: ${text}`);
   return m[1];
 };
+/** The test app's base URL, listening from the first call on. */
+const serverUrl = async () => t.url || (await t.listen());
 const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload, headers });
 const register = (email: string, extra: object = {}, headers: Record<string, string> = {}) =>
@@ -232,14 +245,24 @@ describe('login', () => {
     expect(refreshed.json().token).not.toBe(body.token);
   });
 
-  it('refuses an unknown e-mail with USER_DOES_NOT_EXIST and a wrong password with WRONG_PASSWORD', async () => {
+  it('answers an unknown e-mail exactly like a wrong password: 400 WRONG_CREDENTIALS, after one hash check', async () => {
     await register('wrong@example.test');
-    const unknown = await post('/api/login', { email: 'nobody@example.test', password: 'secret1' });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ errors: { msg: 'USER_DOES_NOT_EXIST' } });
-    const wrong = await post('/api/login', { email: 'wrong@example.test', password: 'nope!' });
-    expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ errors: { msg: 'WRONG_PASSWORD' } });
+    // A Steam-only account with an e-mail has no password: the same answer, the same work.
+    const steamOnly = await createTestUser(t.app, { email: 'steam-only@example.test', passwordHash: null });
+    const attempts = [
+      { email: 'nobody@example.test', password: 'secret1' },
+      { email: 'wrong@example.test', password: 'nope!' },
+      { email: 'steam-only@example.test', password: 'secret1' },
+    ];
+    for (const attempt of attempts) {
+      const checks = hashChecks();
+      const res = await post('/api/login', attempt);
+      expect(res.statusCode, attempt.email).toBe(400);
+      expect(res.json(), attempt.email).toEqual({ errors: { msg: 'WRONG_CREDENTIALS' } });
+      expect(hashChecks() - checks, attempt.email).toBe(1);
+    }
+    expect(await rowByEmail('nobody@example.test')).toBeUndefined();
+    expect((await row(steamOnly.id)).passwordHash).toBeNull();
     expect((await post('/api/login', { email: 'wrong@example.test' })).json()).toEqual({
       errors: { msg: 'MISSING' },
     });
@@ -253,7 +276,7 @@ describe('login', () => {
     for (let i = 0; i < 4; i++) {
       expect(
         (await post('/api/login', { email: 'lock@example.test', password: 'bad-pass' })).json().errors.msg,
-      ).toBe('WRONG_PASSWORD');
+      ).toBe('WRONG_CREDENTIALS');
     }
     const fifth = await post('/api/login', { email: 'lock@example.test', password: 'bad-pass' });
     expect(fifth.statusCode).toBe(403);
@@ -269,6 +292,45 @@ describe('login', () => {
       200,
     );
     const r = await rowByEmail('lock@example.test');
+    expect(r.failedLogins).toBe(0);
+    expect(r.blockedUntil).toBeNull();
+  });
+
+  it('counts attempts atomically: of 30 concurrent wrong passwords at most 5 reach the hash', async () => {
+    await register('race@example.test');
+    const before = await rowByEmail('race@example.test');
+    const checks = hashChecks();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        post('/api/login', { email: 'race@example.test', password: 'bad-pass' }),
+      ),
+    );
+    expect(hashChecks() - checks).toBeLessThanOrEqual(MAX_FAILED_LOGINS);
+    const keys = answers.map((a) => `${a.statusCode} ${a.json().errors?.msg}`);
+    const wrong = keys.filter((k) => k === '400 WRONG_CREDENTIALS');
+    expect(wrong.length).toBeLessThanOrEqual(MAX_FAILED_LOGINS);
+    expect(keys.filter((k) => k === '403 BLOCKED_USER')).toHaveLength(30 - wrong.length);
+    const blocked = await rowByEmail('race@example.test');
+    expect(blocked.blockedUntil?.getTime()).toBe(clock.now() + 2 * 60 * 60_000);
+    expect(blocked.passwordHash).toBe(before.passwordHash);
+    expect(blocked.sessionGeneration).toBe(before.sessionGeneration);
+    // Even the right password is refused now, without a hash check.
+    const right = hashChecks();
+    expect((await post('/api/login', { email: 'race@example.test', password: 'secret1' })).json()).toEqual({
+      errors: { msg: 'BLOCKED_USER' },
+    });
+    expect(hashChecks()).toBe(right);
+
+    // A password reset from the e-mail unlocks the account.
+    await post('/api/forgot', { email: 'race@example.test' });
+    const mails = await outbox('race@example.test');
+    const id = linkIn(mails[0].text, 'reset');
+    expect(
+      (await post('/api/reset', { id, password: 'after-race', confirmPassword: 'after-race' })).statusCode,
+    ).toBe(200);
+    const unlocked = await post('/api/login', { email: 'race@example.test', password: 'after-race' });
+    expect(unlocked.statusCode).toBe(200);
+    const r = await rowByEmail('race@example.test');
     expect(r.failedLogins).toBe(0);
     expect(r.blockedUntil).toBeNull();
   });
@@ -307,6 +369,20 @@ describe('tokens', () => {
       const gone = await t.app.inject({ method: 'GET', url, headers: bearer(user.token) });
       expect(gone.statusCode).toBe(401);
     }
+  });
+
+  it('a token from before session generations (no gen claim) stays valid until the first password change', async () => {
+    const user = await createTestUser(t.app);
+    const legacy = await new SignJWT({ typ: 'session' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuedAt(Math.floor(clock.now() / 1000))
+      .setExpirationTime(Math.floor(clock.now() / 1000) + 3600)
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const profile = () => t.app.inject({ method: 'GET', url: '/api/profile', headers: bearer(legacy) });
+    expect((await profile()).statusCode).toBe(200);
+    await t.app.ctx.db.update(users).set({ sessionGeneration: 1 }).where(eq(users.id, user.id));
+    expect((await profile()).json()).toEqual({ errors: { msg: 'BAD_TOKEN' } });
   });
 
   it('an expired token is a 401', async () => {
@@ -417,7 +493,7 @@ describe('profile', () => {
   it('saves name, sound, banner and language, and pushes the changed fields to the own sockets', async () => {
     const user = await createTestUser(t.app, { unlockedBanners: ['ezpug', 'gold'] });
     await unlockByDrop(t.app, user, { unlocksSound: 'chime.mp3' });
-    const url = await t.listen();
+    const url = await serverUrl();
     const socket = await connectSocket(url, user.token);
     const renamed: unknown[] = [];
     t.app.ctx.bus.on('user.renamed', (p) => {
@@ -529,10 +605,122 @@ describe('profile', () => {
     expect(await rowByEmail('pw@example.test')).toEqual(before);
     const ok = await change({ oldPassword: 'secret1', newPassword: 'brandnew' });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ ok: true });
+    expect(ok.json()).toEqual({
+      ok: true,
+      token: expect.any(String),
+      expiresAt: clock.now() + 1440 * 60_000,
+    });
     expect((await post('/api/login', { email: 'pw@example.test', password: 'brandnew' })).statusCode).toBe(
       200,
     );
+  });
+});
+
+describe('sessions end at a password change or reset', () => {
+  const profileWith = (token: string) =>
+    t.app.inject({ method: 'GET', url: '/api/profile', headers: bearer(token) });
+  /** The socket sign-in answer for a token: 'authenticated' or the refusal key. */
+  const socketSignIn = async (url: string, token: string) => {
+    const socket = await connectSocket(url);
+    try {
+      const answer = Promise.race([
+        nextEvent(socket, 'authenticated').then(() => 'authenticated'),
+        nextEvent<{ msg: string }>(socket, 'unauthorized').then((e) => e.msg),
+      ]);
+      socket.emit('authenticate', { key: token });
+      return await answer;
+    } finally {
+      socket.disconnect();
+    }
+  };
+  /** Every call an old token might still make is a 401 BAD_TOKEN that changes nothing. */
+  const expectSignedOut = async (userId: string, token: string, url: string) => {
+    const before = await row(userId);
+    for (const res of [
+      await profileWith(token),
+      await t.app.inject({ method: 'GET', url: '/api/token', headers: bearer(token) }),
+      await t.app.inject({
+        method: 'PATCH',
+        url: '/api/profile',
+        headers: bearer(token),
+        payload: { name: 'Hijacked' },
+      }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/profile/changePassword',
+        headers: bearer(token),
+        payload: { oldPassword: 'whatever', newPassword: 'hijacked' },
+      }),
+    ]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ errors: { msg: 'BAD_TOKEN' } });
+    }
+    expect(await socketSignIn(url, token)).toBe('BAD_TOKEN');
+    expect(await row(userId)).toEqual(before);
+  };
+
+  it('a reset signs out every earlier session, on HTTP and at socket sign-in; a new login works', async () => {
+    const url = await serverUrl();
+    const signup = (await register('revoke-reset@example.test')).json();
+    const other = (
+      await post('/api/login', { email: 'revoke-reset@example.test', password: 'secret1' })
+    ).json();
+    expect((await profileWith(signup.token)).statusCode).toBe(200);
+    expect(await socketSignIn(url, other.token)).toBe('authenticated');
+
+    await post('/api/forgot', { email: 'revoke-reset@example.test' });
+    const id = linkIn(
+      (await outbox('revoke-reset@example.test')).find((m) => m.text.includes('/reset/'))!.text,
+      'reset',
+    );
+    expect(
+      (await post('/api/reset', { id, password: 'fresh-pass', confirmPassword: 'fresh-pass' })).statusCode,
+    ).toBe(200);
+
+    for (const old of [signup.token, other.token]) await expectSignedOut(signup.user._id, old, url);
+    const fresh = await post('/api/login', { email: 'revoke-reset@example.test', password: 'fresh-pass' });
+    expect(fresh.statusCode).toBe(200);
+    expect((await profileWith(fresh.json().token)).statusCode).toBe(200);
+    expect(await socketSignIn(url, fresh.json().token)).toBe('authenticated');
+  });
+
+  it('a change signs out the other sessions and hands the caller a fresh token', async () => {
+    const url = await serverUrl();
+    const here = (await register('revoke-change@example.test')).json();
+    const elsewhere = (
+      await post('/api/login', { email: 'revoke-change@example.test', password: 'secret1' })
+    ).json();
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/profile/changePassword',
+      headers: bearer(here.token),
+      payload: { oldPassword: 'secret1', newPassword: 'changed-pass' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const { token } = changed.json();
+
+    for (const old of [here.token, elsewhere.token]) await expectSignedOut(here.user._id, old, url);
+    expect((await profileWith(token)).statusCode).toBe(200);
+    expect(await socketSignIn(url, token)).toBe('authenticated');
+    const refreshed = await t.app.inject({ method: 'GET', url: '/api/token', headers: bearer(token) });
+    expect(refreshed.statusCode).toBe(200);
+    expect((await profileWith(refreshed.json().token)).statusCode).toBe(200);
+    const login = await post('/api/login', { email: 'revoke-change@example.test', password: 'changed-pass' });
+    expect((await profileWith(login.json().token)).statusCode).toBe(200);
+  });
+
+  it('a refused change (wrong current password) keeps every session', async () => {
+    const user = (await register('keep-sessions@example.test')).json();
+    const before = await row(user.user._id);
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/profile/changePassword',
+      headers: bearer(user.token),
+      payload: { oldPassword: 'not-it', newPassword: 'changed-pass' },
+    });
+    expect(wrong.json()).toEqual({ errors: { msg: 'WRONG_PASSWORD' } });
+    expect(await row(user.user._id)).toEqual(before);
+    expect((await profileWith(user.token)).statusCode).toBe(200);
   });
 });
 
@@ -552,7 +740,7 @@ describe('rate limit', () => {
         url: '/api/login',
         payload: { email: 'x@example.test', password: 'whatever' },
       });
-      expect(login.statusCode).toBe(404);
+      expect(login.statusCode).toBe(400);
       clock.advance(60_000);
       expect((await call()).statusCode).toBe(200);
     } finally {
@@ -663,6 +851,37 @@ describe('dev tools', () => {
       ).toBe(404);
     } finally {
       await prod.close();
+    }
+  });
+
+  it('the outbox is readable from loopback or by an admin, never by an anonymous remote client', async () => {
+    await register('remote@example.test');
+    const admin = await createTestUser(t.app, { role: 'ADMIN' });
+    const player = await createTestUser(t.app);
+    for (const url of ['/api/dev/outbox?to=remote@example.test', '/dev/outbox?to=remote@example.test']) {
+      const get = (remoteAddress: string, headers: Record<string, string> = {}) =>
+        t.app.inject({ method: 'GET', url, remoteAddress, headers });
+      const anonymous = await get('203.0.113.9');
+      expect(anonymous.statusCode, url).toBe(401);
+      expect(anonymous.json()).toEqual({ errors: { msg: 'UNAUTHORIZED' } });
+      expect(anonymous.body).not.toContain('remote@example.test');
+      // A forged X-Forwarded-For from a client on the internet does not make it loopback.
+      const forged = await get('203.0.113.9', { 'x-forwarded-for': '127.0.0.1' });
+      expect(forged.statusCode, url).toBe(401);
+      const asPlayer = await get('203.0.113.9', bearer(player.token));
+      expect(asPlayer.statusCode, url).toBe(403);
+      expect(asPlayer.json()).toEqual({ errors: { msg: 'UNAUTHORIZED' } });
+      // A loopback proxy forwarding a remote client: the client's address counts.
+      expect((await get('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' })).statusCode, url).toBe(401);
+      for (const allowed of [
+        await get('203.0.113.9', bearer(admin.token)),
+        await get('127.0.0.1'),
+        await get('::1'),
+        await get('::ffff:127.0.0.1'),
+      ]) {
+        expect(allowed.statusCode, url).toBe(200);
+        expect(allowed.body).toContain('remote@example.test');
+      }
     }
   });
 

@@ -2,15 +2,20 @@
  * Accounts HTTP API (SPEC §4, §7): sign-up, login, token refresh, e-mail verification, password
  * reset, the own profile and settings, and voice-server (TeamSpeak) linking.
  *
- * Status codes of refusals: 400 WRONG_PASSWORD, 403 BLOCKED_USER / BANNER_NOT_UNLOCKED /
- * SOUND_NOT_UNLOCKED, 404 USER_DOES_NOT_EXIST / NOT_FOUND_OR_ALREADY_VERIFIED /
+ * Status codes of refusals: 400 WRONG_CREDENTIALS (login: unknown e-mail or wrong password, the
+ * same answer after the same work) / WRONG_PASSWORD (password change), 403 BLOCKED_USER /
+ * BANNER_NOT_UNLOCKED / SOUND_NOT_UNLOCKED, 404 USER_DOES_NOT_EXIST / NOT_FOUND_OR_ALREADY_VERIFIED /
  * NOT_FOUND_OR_ALREADY_USED / NOT_FOUND,
  * 409 EMAIL_ALREADY_EXISTS / TEAMSPEAK_ALREADY_LINKED, 422 validation keys, 429 TOO_MANY_REQUESTS,
  * 401 only for a missing/invalid token (the web logs out on 401).
+ *
+ * A password reset or change starts a new session generation: every token issued before is a 401
+ * from then on (modules/auth/tokens.ts); the change answers the caller a fresh token.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import {
   changePasswordBodySchema,
+  changePasswordResponseSchema,
   DEFAULT_SOUND,
   forgotBodySchema,
   forgotResponseSchema,
@@ -30,11 +35,11 @@ import {
   verifyResponseSchema,
   voiceIdentitySchema,
 } from '@openpug/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { requireAuth } from '../auth/guard';
 import { unlocksOf } from '../drops/service';
 import { VoiceIdentityNotConnectedError } from '../voice/types';
@@ -43,12 +48,15 @@ import { consumeOneTimeId, issueOneTimeId, peekOneTimeId, voidOneTimeIds } from 
 import { rateLimiter } from './rate-limit';
 import { users, voiceLinkCodes } from './schema';
 import {
+  checkLoginPassword,
   createUser,
+  dummyPasswordHash,
   findUserByEmail,
   findUserById,
   hashPassword,
   localeOf,
   rankOfUser,
+  setPassword,
   toProfile,
   type UserRow,
   updateUser,
@@ -60,6 +68,27 @@ export const MAX_FAILED_LOGINS = 5;
 export const BLOCK_MS = 2 * 60 * 60_000;
 export const VOICE_CODE_TTL_MS = 10 * 60_000;
 export const VOICE_CODE_MAX_ATTEMPTS = 5;
+
+/**
+ * Claims one login attempt before the password is hashed: one conditional UPDATE, so concurrent
+ * attempts are counted one after another and at most MAX_FAILED_LOGINS of them reach the hash.
+ * Every attempt counts as a failure until it succeeds; the attempt that takes the last slot
+ * blocks the account for BLOCK_MS right away (its success lifts the block again). An expired
+ * block starts the count afresh. Returns the attempt's number, or null while the account is blocked.
+ */
+async function claimLoginAttempt(ctx: AppContext, userId: string, now: number): Promise<number | null> {
+  const count = sql`(CASE WHEN ${users.blockedUntil} IS NOT NULL THEN 0 ELSE LEAST(${users.failedLogins}, ${MAX_FAILED_LOGINS - 1}) END) + 1`;
+  const blockUntil = new Date(now + BLOCK_MS).toISOString();
+  const [claimed] = await ctx.db
+    .update(users)
+    .set({
+      failedLogins: count,
+      blockedUntil: sql`CASE WHEN ${count} >= ${MAX_FAILED_LOGINS} THEN ${blockUntil}::timestamptz ELSE NULL END`,
+    })
+    .where(and(eq(users.id, userId), or(isNull(users.blockedUntil), lte(users.blockedUntil, new Date(now)))))
+    .returning({ failedLogins: users.failedLogins });
+  return claimed ? claimed.failedLogins : null;
+}
 
 const isUniqueViolation = (err: unknown): boolean => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -99,6 +128,10 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onClose', async () => {
       await ctx.mailer.close();
+    });
+    // Hashed once now, so the first login of an unknown address takes no longer than the others.
+    app.addHook('onReady', async () => {
+      await dummyPasswordHash();
     });
 
     // --- Sign-up, login, token ---
@@ -150,28 +183,20 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { email, password } = request.body;
         const row = await findUserByEmail(ctx.db, email);
-        if (!row) throw notFound('USER_DOES_NOT_EXIST');
-        const now = ctx.clock.now();
-        if (row.blockedUntil && row.blockedUntil.getTime() > now) throw forbidden('BLOCKED_USER');
-        if (!(await verifyPassword(row.passwordHash, password))) {
-          const [counted] = await ctx.db
-            .update(users)
-            .set({ failedLogins: sql`${users.failedLogins} + 1` })
-            .where(eq(users.id, row.id))
-            .returning({ failedLogins: users.failedLogins });
-          if ((counted?.failedLogins ?? 0) >= MAX_FAILED_LOGINS) {
-            await ctx.db
-              .update(users)
-              .set({ failedLogins: 0, blockedUntil: new Date(now + BLOCK_MS) })
-              .where(eq(users.id, row.id));
-            throw forbidden('BLOCKED_USER');
-          }
-          throw badRequest('WRONG_PASSWORD');
+        if (!row) {
+          // The same work and the same answer as a wrong password: nobody learns whether an
+          // account has this address.
+          await checkLoginPassword(null, password);
+          throw badRequest('WRONG_CREDENTIALS');
         }
-        const patch: Partial<UserRow> = {};
-        if (row.failedLogins !== 0 || row.blockedUntil)
-          Object.assign(patch, { failedLogins: 0, blockedUntil: null });
-        const current = Object.keys(patch).length ? ((await updateUser(ctx, row.id, patch)) ?? row) : row;
+        const attempt = await claimLoginAttempt(ctx, row.id, ctx.clock.now());
+        if (attempt === null) throw forbidden('BLOCKED_USER');
+        if (!(await checkLoginPassword(row.passwordHash, password))) {
+          // The attempt that took the last slot has already blocked the account.
+          if (attempt >= MAX_FAILED_LOGINS) throw forbidden('BLOCKED_USER');
+          throw badRequest('WRONG_CREDENTIALS');
+        }
+        const current = (await updateUser(ctx, row.id, { failedLogins: 0, blockedUntil: null })) ?? row;
         return sessionResponse(ctx, current);
       },
     );
@@ -188,7 +213,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const row = await currentUser(ctx, request);
-        return ctx.tokens.sign(row.id);
+        return ctx.tokens.sign(row.id, row.sessionGeneration);
       },
     );
 
@@ -255,8 +280,9 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const passwordHash = await hashPassword(password);
         const token = await consumeOneTimeId(ctx, id, 'reset');
         if (!token) throw notFound('NOT_FOUND_OR_ALREADY_USED');
-        const row = await updateUser(ctx, token.userId, {
-          passwordHash,
+        // Ends every session of the account (a reset is what someone does whose password leaked)
+        // and lifts a login block: the mail proves the owner.
+        const row = await setPassword(ctx, token.userId, passwordHash, {
           failedLogins: 0,
           blockedUntil: null,
         });
@@ -335,17 +361,20 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: limit('password'),
         schema: {
           tags: ['profile'],
-          summary: 'Change the password (needs the current one)',
+          summary:
+            'Change the password (needs the current one); signs out every other session and answers a fresh token',
           body: changePasswordBodySchema,
-          response: { 200: okResponseSchema },
+          response: { 200: changePasswordResponseSchema },
         },
       },
       async (request) => {
         const row = await currentUser(ctx, request);
         if (!(await verifyPassword(row.passwordHash, request.body.oldPassword)))
           throw badRequest('WRONG_PASSWORD');
-        await updateUser(ctx, row.id, { passwordHash: await hashPassword(request.body.newPassword) });
-        return { ok: true as const };
+        const updated = await setPassword(ctx, row.id, await hashPassword(request.body.newPassword));
+        if (!updated) throw unauthorized('BAD_TOKEN');
+        // The caller's own token died with the old generation: it carries on with this one.
+        return { ok: true as const, ...(await ctx.tokens.sign(updated.id, updated.sessionGeneration)) };
       },
     );
 

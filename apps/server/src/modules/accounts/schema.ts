@@ -37,6 +37,12 @@ export const users = pgTable(
     elo: integer('elo').notNull().default(200),
     failedLogins: integer('failed_logins').notNull().default(0),
     blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+    /**
+     * Session generation: every session token carries the generation it was issued at, and only
+     * tokens of the current one are valid. A password change or reset bumps it, which signs out
+     * every session issued before (modules/auth/tokens.ts).
+     */
+    sessionGeneration: integer('session_generation').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('users_elo_idx').on(t.elo), index('users_name_idx').on(t.name)],

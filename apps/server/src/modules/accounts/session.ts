@@ -19,7 +19,7 @@ export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixProvid
 
 export async function sessionResponse(ctx: AppContext, signedIn: UserRow): Promise<SessionResponse> {
   const row = await applyAdminSeed(ctx, signedIn);
-  const { token, expiresAt } = await ctx.tokens.sign(row.id);
+  const { token, expiresAt } = await ctx.tokens.sign(row.id, row.sessionGeneration);
   const provider = matrixProviders.get(ctx);
   let matrix: unknown = null;
   if (provider) {

@@ -3,7 +3,7 @@
  * which also pushes `privateUserUpdate` to the user's sockets). Re-exported by service.ts, which
  * is what other modules import.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Locale, Profile, ProfilePatchEvent, PublicUser } from '@openpug/shared';
 import { LOCALES } from '@openpug/shared';
@@ -40,6 +40,57 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   } catch {
     return false;
   }
+}
+
+let dummyHash: Promise<string> | null = null;
+
+/** The hash of a random password nobody knows: checked when there is no account or no password. */
+export function dummyPasswordHash(): Promise<string> {
+  if (!dummyHash) {
+    dummyHash = hashPassword(randomBytes(24).toString('base64url'));
+    dummyHash.catch(() => {
+      dummyHash = null;
+    });
+  }
+  return dummyHash;
+}
+
+/**
+ * Login's password check: always one argon2 verification, against the dummy hash when the account
+ * has no password (or there is no account), so the time taken does not tell which e-mail
+ * addresses have accounts. True only for an account's own password.
+ */
+export async function checkLoginPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  const ok = await verifyPassword(passwordHash ?? (await dummyPasswordHash()), password);
+  return ok && passwordHash !== null;
+}
+
+/**
+ * Sets a new password hash (with `extra` fields) and starts a new session generation, so every
+ * session token issued before stops working. Returns the updated row, or null when the user is gone.
+ */
+export async function setPassword(
+  ctx: AppContext,
+  userId: string,
+  passwordHash: string,
+  extra: Pick<UserPatch, 'failedLogins' | 'blockedUntil'> = {},
+): Promise<UserRow | null> {
+  const [row] = await ctx.db
+    .update(users)
+    .set({ ...extra, passwordHash, sessionGeneration: sql`${users.sessionGeneration} + 1` })
+    .where(eq(users.id, userId))
+    .returning();
+  return row ?? null;
+}
+
+/** A user's current session generation, or null when there is no such user. */
+export async function sessionGenerationOf(db: Db, userId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ generation: users.sessionGeneration })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ? row.generation : null;
 }
 
 // --- Lookups ---

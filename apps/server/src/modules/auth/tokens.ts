@@ -1,6 +1,10 @@
 /**
  * Session tokens: HS256 JWTs valid TOKEN_VALIDITY_MINUTES. The secret comes from JWT_SECRET or
  * is generated once and kept in the data directory, so restarts keep sessions valid.
+ *
+ * Each token carries the account's session generation (`gen`, 0 when absent). A password change
+ * or reset bumps the account's generation, so every token issued before it stops verifying — on
+ * HTTP and at socket sign-in alike — once the app wraps its tokens with `withSessionCheck`.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,11 +16,17 @@ export interface TokenClaims {
   userId: string;
   /** Expiry, epoch ms. */
   expiresAt: number;
+  /** The account's session generation when the token was issued. */
+  generation: number;
 }
 
 export interface Tokens {
-  sign(userId: string): Promise<{ token: string; expiresAt: number }>;
-  /** The claims, or null for any invalid, tampered or expired token. */
+  /** A session token for the user at session generation `generation` (default 0). */
+  sign(userId: string, generation?: number): Promise<{ token: string; expiresAt: number }>;
+  /**
+   * The claims, or null for any invalid, tampered or expired token — and, behind
+   * `withSessionCheck`, for a token of an older session generation or of a deleted account.
+   */
   verify(token: string): Promise<TokenClaims | null>;
   /** HMAC key for other short-lived signed values (Steam tickets, one-time links). */
   readonly secret: Uint8Array;
@@ -26,9 +36,9 @@ export function createTokens(secret: string | Uint8Array, now: () => number = Da
   const key = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
   return {
     secret: key,
-    async sign(userId) {
+    async sign(userId, generation = 0) {
       const expiresAt = now() + TOKEN_VALIDITY_MINUTES * 60_000;
-      const token = await new SignJWT({ typ: 'session' })
+      const token = await new SignJWT({ typ: 'session', gen: generation })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(userId)
         .setIssuedAt(Math.floor(now() / 1000))
@@ -43,10 +53,33 @@ export function createTokens(secret: string | Uint8Array, now: () => number = Da
           currentDate: new Date(now()),
         });
         if (payload.typ !== 'session' || typeof payload.sub !== 'string' || !payload.exp) return null;
-        return { userId: payload.sub, expiresAt: payload.exp * 1000 };
+        // Tokens from before session generations existed carry none: generation 0.
+        const gen = payload.gen ?? 0;
+        if (typeof gen !== 'number' || !Number.isSafeInteger(gen) || gen < 0) return null;
+        return { userId: payload.sub, expiresAt: payload.exp * 1000, generation: gen };
       } catch {
         return null;
       }
+    },
+  };
+}
+
+/**
+ * The account's current session generation, or null when the account does not exist. Errors
+ * (a database outage) propagate: they must not look like a bad token, which logs the web out.
+ */
+export type SessionGenerationLookup = (userId: string) => Promise<number | null>;
+
+/** Tokens whose `verify` also refuses tokens of an older session generation or a deleted account. */
+export function withSessionCheck(tokens: Tokens, currentGeneration: SessionGenerationLookup): Tokens {
+  return {
+    secret: tokens.secret,
+    sign: (userId, generation) => tokens.sign(userId, generation),
+    async verify(token) {
+      const claims = await tokens.verify(token);
+      if (!claims) return null;
+      const generation = await currentGeneration(claims.userId);
+      return generation !== null && generation === claims.generation ? claims : null;
     },
   };
 }

@@ -2,7 +2,9 @@
  * Dev tools (only when `ctx.config.DEV_TOOLS`, never with NODE_ENV=production):
  *
  * - `GET /api/dev/outbox?to=<address-or-user-id>` → `{docs:[{_id, channel, to, subject, text,
- *   createdAt}]}` newest first, and the same as a page at `/dev/outbox`.
+ *   createdAt}]}` newest first, and the same as a page at `/dev/outbox`. The outbox holds every
+ *   account's verification and reset links, so only a client on this machine (loopback, after
+ *   TRUST_PROXY) or an admin's Bearer token may read it: 401 anonymous, 403 for a player.
  * - `POST /api/dev/voice/identities {name}` → `{id, name}`: a simulated voice identity connects;
  *   `DELETE /api/dev/voice/identities/:id` disconnects it (simulated voice server only).
  * - The dev identity provider standing in for Steam: a tiny OpenID 2.0 provider at
@@ -19,10 +21,12 @@ import {
   outboxResponseSchema,
   voiceIdentitySchema,
 } from '@openpug/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
+import { requireAdmin } from '../auth/guard';
 import { listOutbox } from '../mail/mailer';
 import { claimedIdPrefix, OPENID_NS } from '../steam/openid';
 import { devOpenIdUrl } from '../steam/routes';
@@ -46,6 +50,21 @@ input,button{font-size:16px;padding:8px;border-radius:6px;border:1px solid #555;
 button{background:#1976d2;border-color:#1976d2;cursor:pointer}
 </style></head><body>${body}</body></html>`;
 
+/** 127.0.0.0/8, ::1 and their IPv4-mapped form. */
+export function isLoopbackAddress(ip: string): boolean {
+  const v4 = ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : ip;
+  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/**
+ * The client's own address (request.ip honours X-Forwarded-For only from TRUST_PROXY peers) on
+ * loopback, or else an admin's token. Runs before validation, like the other guards.
+ */
+async function loopbackOrAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (isLoopbackAddress(request.ip)) return;
+  await requireAdmin(request, reply);
+}
+
 const randomSteamId64 = () => (76561197960265728n + BigInt(randomBytes(4).readUInt32BE(0)) + 1n).toString();
 
 export function devRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -57,6 +76,7 @@ export function devRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/dev/outbox',
       {
+        preValidation: loopbackOrAdmin,
         schema: {
           tags: ['dev'],
           summary: 'Dev outbox: every message the product would have sent, newest first',
@@ -69,7 +89,7 @@ export function devRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/dev/outbox',
-      { schema: { hide: true, querystring: outboxQuerySchema } },
+      { preValidation: loopbackOrAdmin, schema: { hide: true, querystring: outboxQuerySchema } },
       async (request, reply) => {
         const docs = await listOutbox(ctx.db, request.query.to);
         const items = docs

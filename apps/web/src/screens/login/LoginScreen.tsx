@@ -43,7 +43,8 @@ export function LoginScreen() {
       await requestSession('/login', { email: values.email.trim(), password: values.password });
       navigate('/home');
     } catch {
-      // The error dialog shows the key (WRONG_PASSWORD, USER_DOES_NOT_EXIST, BLOCKED_USER …).
+      // The error dialog shows the key (WRONG_CREDENTIALS for an unknown e-mail or a wrong
+      // password alike, BLOCKED_USER …).
     }
   });
 

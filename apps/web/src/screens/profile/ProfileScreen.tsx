@@ -8,7 +8,12 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { changePasswordBodySchema, type Profile, profileUpdateBodySchema } from '@openpug/shared';
+import {
+  type ChangePasswordResponse,
+  changePasswordBodySchema,
+  type Profile,
+  profileUpdateBodySchema,
+} from '@openpug/shared';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +23,7 @@ import { LogoutButton } from '../../features/accounts/LogoutButton';
 import { PasswordFields } from '../../features/accounts/PasswordFields';
 import { api } from '../../features/api/client';
 import { setLoading, setSuccessMessage } from '../../features/app-state/store';
-import { updateSessionUser, useSession } from '../../features/session/store';
+import { saveSession, updateSessionUser, useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -123,7 +128,13 @@ function ChangePassword() {
   const onSubmit = handleSubmit(async ({ oldPassword, newPassword }) => {
     setLoading(true);
     try {
-      await api.post('/profile/changePassword', { oldPassword, newPassword });
+      // The change ends every session issued before it, this one included: carry on with the
+      // fresh token it answers (the socket signs in again with it).
+      const fresh = await api.post<ChangePasswordResponse>('/profile/changePassword', {
+        oldPassword,
+        newPassword,
+      });
+      saveSession({ token: fresh.token, expiry: String(fresh.expiresAt) });
       setLoading(false);
       reset();
       setSuccessMessage({ key: 'myProfile.PASSWORD_CHANGED' });
