@@ -10,6 +10,11 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
   .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
 const ms = z.coerce.number().int().min(0);
+/** `5,15,60`: a comma-separated list of positive minutes. */
+const minutesList = z
+  .string()
+  .transform((v) => v.split(',').map((m) => Number(m.trim())))
+  .pipe(z.array(z.number().positive()).min(1));
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -55,6 +60,11 @@ const envSchema = z.object({
   QUEUE_DISCONNECT_GRACE_MS: ms.default(15_000),
   /** With REDIS_URL: how often one instance sets players whose instance died offline (ms). */
   PRESENCE_SWEEP_MS: ms.default(60_000),
+  /** Queue cooldown per offence within the window, in minutes (the last one repeats). */
+  COOLDOWN_MISS_MINUTES: minutesList.default([5, 15, 60, 1440]),
+  COOLDOWN_MISS_WINDOW_DAYS: z.coerce.number().positive().default(7),
+  COOLDOWN_LEAVE_MINUTES: minutesList.default([30, 120, 1440, 10080]),
+  COOLDOWN_LEAVE_WINDOW_DAYS: z.coerce.number().positive().default(30),
   PICK_TIMEOUT_MS: ms.default(30_000),
   BAN_TIMEOUT_MS: ms.default(30_000),
   SIM_ROUND_MS: ms.default(20_000),
@@ -89,6 +99,12 @@ const envSchema = z.object({
   CS2_SERVERS: z.string().optional(),
   /** RCON connect/login and per-command limit (ms). */
   CS2_RCON_TIMEOUT_MS: ms.default(5_000),
+  /**
+   * How long a MatchZy server stays booked after its match's result is in, so that what MatchZy
+   * posts after the map result (series_end, the last round's stats) is still accepted; MatchZy's
+   * series_end frees it earlier (ms).
+   */
+  CS2_RELEASE_GRACE_MS: ms.default(60_000),
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
   /** Steam OpenID 2.0 provider. Unset: Steam itself, or the dev identity provider when dev tools are on. */
   STEAM_OPENID_URL: z.string().url().optional(),
@@ -97,7 +113,16 @@ const envSchema = z.object({
   STEAM_API_URL: z.string().url().default('https://api.steampowered.com'),
   /** TeamSpeak ServerQuery: set TEAMSPEAK_HOST to use a real server, else the simulated voice server. */
   TEAMSPEAK_HOST: z.string().optional(),
-  TEAMSPEAK_QUERY_PORT: z.coerce.number().int().min(1).max(65535).default(10011),
+  /** ServerQuery transport: raw TCP (TS3 only) or SSH (TS3 >= 3.3 and TS6, which has no raw port). */
+  TEAMSPEAK_QUERY_PROTOCOL: z.enum(['raw', 'ssh']).default('raw'),
+  /** Unset: 10011 for raw, 10022 for ssh (resolved by the voice module). */
+  TEAMSPEAK_QUERY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** SSH host-key fingerprint to pin (`SHA256:…` as ssh-keygen -lf prints it); unset: the one seen is logged once. */
+  TEAMSPEAK_SSH_HOST_KEY: z.string().optional(),
+  /** Per-command time-out of ServerQuery; after it the connection is reset. */
+  TEAMSPEAK_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  /** openpug's address is in the server's query_ip_allowlist.txt: skip the 10-commands-per-3-s limit. */
+  TEAMSPEAK_QUERY_ALLOWLISTED: bool.default(false),
   TEAMSPEAK_USER: z.string().default('serveradmin'),
   TEAMSPEAK_PASSWORD: z.string().default(''),
   TEAMSPEAK_SID: z.coerce.number().int().min(1).default(1),

@@ -66,7 +66,8 @@ const PUBLIC = new Set([
   'POST /api/gameservers/events/:matchId',
   // The Discord bot authenticates with its shared secret.
   'POST /api/discord/link',
-  // Dev tools (DEV_TOOLS only, never in production).
+  // Dev tools (DEV_TOOLS only, never in production). The outbox answers loopback clients (these
+  // injects) without a session; a remote one needs an admin's token (accounts.test.ts).
   'GET /api/dev/outbox',
   'GET /api/dev/openid/login',
   'POST /api/dev/openid/login',
@@ -87,6 +88,8 @@ const ADMIN = new Set([
   'POST /api/drops/engine/roll',
   'PATCH /api/users/:id/role',
   'POST /api/admin/matches/:id/cancel',
+  'GET /api/admin/users/:id/cooldowns',
+  'POST /api/admin/users/:id/cooldowns/lift',
 ]);
 
 /** A value for a field by name where its type alone does not say what is valid. */

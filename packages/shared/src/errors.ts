@@ -9,6 +9,8 @@ export const ERROR_TEXTS = {
     '404': '404 Page not found',
     BAD_TOKEN: 'Bad token',
     WRONG_PASSWORD: 'Wrong password',
+    /** Login: an unknown e-mail and a wrong password get this one answer. */
+    WRONG_CREDENTIALS: 'Wrong e-mail or password',
     USER_DOES_NOT_EXIST: 'User does not exists',
     PASSWORDS_DONT_MATCH: 'Passwords don´t match',
     PASSWORD_TOO_SHORT_MIN_5: 'Password too short, minimum 5 characters',
@@ -31,6 +33,7 @@ export const ERROR_TEXTS = {
     MALFORMED_JSON: 'The request body is not valid JSON',
     PAYLOAD_TOO_LARGE: 'The request is too large',
     TOO_MANY_REQUESTS: 'Too many requests, please wait a moment',
+    QUEUE_COOLDOWN: 'You are on a queue cooldown',
     PUSH_ENDPOINT_NOT_PUBLIC: 'Notifications can only be sent to a public https push service',
     NOT_AUTHENTICATED: 'Please log in first',
     BANNER_NOT_UNLOCKED: 'This banner is not unlocked yet',
@@ -64,11 +67,14 @@ export const ERROR_TEXTS = {
     FRIEND_REQUEST_ALREADY_ACCEPTED: 'This friend request was already accepted',
     ONLY_RECIPIENT_CAN_ANSWER: 'Only the recipient can answer this friend request',
     NOT_FRIENDS: 'You are not friends',
+    /** TeamSpeak ServerQuery did not answer in time, is reconnecting or is waiting out a flood ban. */
+    VOICE_SERVER_UNAVAILABLE: 'The TeamSpeak server is not answering right now, please try again in a moment',
   },
   de: {
     '404': '404 Seite nicht gefunden',
     BAD_TOKEN: 'Ungültiges Token',
     WRONG_PASSWORD: 'Falsches Passwort',
+    WRONG_CREDENTIALS: 'E-Mail-Adresse oder Passwort falsch',
     USER_DOES_NOT_EXIST: 'Benutzer existiert nicht',
     PASSWORDS_DONT_MATCH: 'Passwörter stimmen nicht überein',
     PASSWORD_TOO_SHORT_MIN_5: 'Passwort zu kurz, mindestens 5 Zeichen',
@@ -90,6 +96,7 @@ export const ERROR_TEXTS = {
     MALFORMED_JSON: 'Die Anfrage ist kein gültiges JSON',
     PAYLOAD_TOO_LARGE: 'Die Anfrage ist zu groß',
     TOO_MANY_REQUESTS: 'Zu viele Anfragen, bitte warte einen Moment',
+    QUEUE_COOLDOWN: 'Du hast gerade eine Warteschlangen-Sperre',
     PUSH_ENDPOINT_NOT_PUBLIC: 'Benachrichtigungen gehen nur an einen öffentlichen https-Push-Dienst',
     NOT_AUTHENTICATED: 'Bitte melde dich zuerst an',
     BANNER_NOT_UNLOCKED: 'Dieses Banner ist noch nicht freigeschaltet',
@@ -121,6 +128,8 @@ export const ERROR_TEXTS = {
     FRIEND_REQUEST_ALREADY_ACCEPTED: 'Diese Freundschaftsanfrage wurde bereits angenommen',
     ONLY_RECIPIENT_CAN_ANSWER: 'Nur der Empfänger kann diese Freundschaftsanfrage beantworten',
     NOT_FRIENDS: 'Ihr seid nicht befreundet',
+    VOICE_SERVER_UNAVAILABLE:
+      'Der TeamSpeak-Server antwortet gerade nicht, bitte versuche es gleich noch einmal',
   },
 } as const;
 

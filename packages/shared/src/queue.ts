@@ -44,6 +44,30 @@ export type AdminHelpPayload = { username: string; msg: string; matchId: string 
 export const queueAckSchema = z.object({ inQueue: z.boolean(), count: z.number().int() });
 export type QueueAck = z.infer<typeof queueAckSchema>;
 
+/**
+ * A queue cooldown: missing an accept phase (declining, letting it run out, leaving during it) or
+ * leaving a match escalates within a rolling window (server config COOLDOWN_*). While one runs,
+ * joining is refused with QUEUE_COOLDOWN.
+ */
+export const cooldownKinds = ['miss', 'leave'] as const;
+export const cooldownSchema = z.object({
+  kind: z.enum(cooldownKinds),
+  /** Epoch ms at which the player may queue again. */
+  endsAt: z.number(),
+  /** Which offence of this kind within the window this is (1 = the first). */
+  offence: z.number().int(),
+});
+export type Cooldown = z.infer<typeof cooldownSchema>;
+
+/** The admin's view of one cooldown (GET /api/admin/users/:id/cooldowns). */
+export const cooldownRecordSchema = cooldownSchema.extend({
+  createdAt: z.number(),
+  liftedAt: z.number().nullable(),
+  liftedBy: z.string().nullable(),
+});
+export const cooldownListSchema = z.object({ docs: z.array(cooldownRecordSchema) });
+export const cooldownLiftResponseSchema = z.object({ lifted: z.number().int() });
+
 /** GET /api/queue: the caller's own queue situation (restores the widget after a reload). */
 export const queueStateSchema = z.object({
   count: z.number().int(),
@@ -54,6 +78,8 @@ export const queueStateSchema = z.object({
   phase: queueReadyPayloadSchema.nullable(),
   /** The live match the caller plays in, if any. */
   matchId: z.string().nullable(),
+  /** The running cooldown, if any. */
+  cooldown: cooldownSchema.nullable(),
 });
 export type QueueState = z.infer<typeof queueStateSchema>;
 
@@ -67,6 +93,8 @@ declare module './socket' {
     PRIVATE_MATCH_START: (payload: MatchStartPayload) => void;
     PRIVATE_MATCH_RESULT: (payload: MatchResultPayload) => void;
     ADMIN_HELP: (payload: AdminHelpPayload) => void;
+    /** A cooldown started for the receiver (or was lifted: null). */
+    PRIVATE_QUEUE_COOLDOWN: (payload: Cooldown | null) => void;
   }
   interface ClientToServerEvents {
     'queue-message': (payload: QueueMessage, ack?: (reply: unknown) => void) => void;

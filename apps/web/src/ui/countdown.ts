@@ -11,5 +11,13 @@ export function formatMmSs(seconds: number): string {
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/** `h:mm:ss` from an hour on, `mm:ss` below (cooldowns run from minutes to days). */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 3600) return formatMmSs(s);
+  const h = Math.floor(s / 3600);
+  return `${h}:${formatMmSs(s % 3600)}`;
+}
+
 /** The last ten seconds are shown in red. */
 export const isUrgent = (seconds: number): boolean => seconds <= 10;

@@ -1,11 +1,14 @@
 /**
  * Admin area calls beyond drops: PATCH /api/users/:id/role {role}; POST /api/admin/matches/:id/cancel
- * ends a stuck match (answers the match state). ADMIN only (403 UNAUTHORIZED for a USER); the last
+ * ends a stuck match (answers the match state); GET /api/admin/users/:id/cooldowns lists a player's
+ * queue cooldowns and POST …/cooldowns/lift lifts the running ones. ADMIN only (403 UNAUTHORIZED for a USER); the last
  * admin cannot demote themselves (409 LAST_ADMIN); a match that is over cannot be cancelled (409
  * WRONG_MATCH_PHASE). The users list is the users module's GET /api/users (admins get e-mail, role
  * and verified).
  */
 import {
+  cooldownLiftResponseSchema,
+  cooldownListSchema,
   directoryUserSchema,
   errorBodySchema,
   idParamsSchema,
@@ -21,6 +24,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { findUserById, findUserIdsByRole, updateUser } from '../accounts/service';
 import { currentUserId, requireAdmin } from '../auth/guard';
 import { cancelMatchByAdmin, getMatchState } from '../matches/service';
+import { cooldownHistory, liftCooldowns } from '../queue/cooldowns';
 
 export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -82,6 +86,67 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
         await cancelMatchByAdmin(ctx, id);
         request.log.info({ matchId: id, adminId }, 'match cancelled by an admin');
         return getMatchState(ctx, id, adminId);
+      },
+    );
+
+    app.get(
+      '/api/admin/users/:id/cooldowns',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['admin'],
+          summary: "Admin: a player's queue cooldowns, newest first",
+          security: [{ bearer: [] }],
+          params: z.object({ id: idSchema }),
+          response: {
+            200: cooldownListSchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const target = await findUserById(ctx.db, request.params.id);
+        if (!target) throw notFound();
+        const rows = await cooldownHistory(ctx.db, target.id);
+        return {
+          docs: rows.map((r) => ({
+            kind: r.kind,
+            endsAt: r.endsAt,
+            offence: r.offence,
+            createdAt: r.createdAt,
+            liftedAt: r.liftedAt,
+            liftedBy: r.liftedBy,
+          })),
+        };
+      },
+    );
+
+    app.post(
+      '/api/admin/users/:id/cooldowns/lift',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['admin'],
+          summary: "Admin: lift a player's running queue cooldowns (they no longer count towards escalation)",
+          security: [{ bearer: [] }],
+          params: z.object({ id: idSchema }),
+          response: {
+            200: cooldownLiftResponseSchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const target = await findUserById(ctx.db, request.params.id);
+        if (!target) throw notFound();
+        const adminId = currentUserId(request);
+        const lifted = await liftCooldowns(ctx, target.id, adminId);
+        request.log.info({ userId: target.id, adminId, lifted }, 'queue cooldowns lifted by an admin');
+        return { lifted };
       },
     );
   };

@@ -1,4 +1,4 @@
-import { bigint, bigserial, boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 
 /**
  * The queue: one row per queued player. `seq` is the queue order (kept by players who accepted
@@ -27,3 +27,23 @@ export const acceptPhases = pgTable('accept_phases', {
   playerIds: jsonb('player_ids').$type<string[]>().notNull(),
   matchId: text('match_id'),
 });
+
+/**
+ * Queue cooldowns: one row per offence (a missed accept phase, a left match). Data, not timers,
+ * so they survive restarts; an admin may lift one (`liftedAt`), and a lifted one no longer counts
+ * towards escalation.
+ */
+export const queueCooldowns = pgTable(
+  'queue_cooldowns',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    kind: text('kind', { enum: ['miss', 'leave'] }).notNull(),
+    offence: integer('offence').notNull(),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    endsAt: bigint('ends_at', { mode: 'number' }).notNull(),
+    liftedAt: bigint('lifted_at', { mode: 'number' }),
+    liftedBy: text('lifted_by'),
+  },
+  (t) => [index('queue_cooldowns_user_idx').on(t.userId, t.createdAt)],
+);

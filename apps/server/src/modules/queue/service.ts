@@ -12,7 +12,9 @@
  * Leaving during a phase counts as not accepting. Declining ends the phase at once: the decliner
  * leaves the queue, every other player of the phase keeps their place (PRIVATE_QUEUE_TIMEOUT
  * naming the decliner) and a new phase starts if ten are free. Every change broadcasts
- * PUBLIC_QUEUE_UPDATE {count}.
+ * PUBLIC_QUEUE_UPDATE {count}. Every way of missing a phase (declining, letting it run out,
+ * leaving the queue during it) records a miss and its escalating cooldown (cooldowns.ts); joining
+ * during a cooldown is refused with QUEUE_COOLDOWN.
  */
 import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
@@ -21,9 +23,10 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
 import { createMatch, findLiveMatchId } from '../matches/service';
+import { activeCooldown, recordOffence } from './cooldowns';
 import { acceptPhases, queueEntries } from './schema';
 
 export const ACCEPT_JOB = 'queue.accept';
@@ -130,6 +133,7 @@ export async function joinQueue(
   if (!user.name?.trim()) throw badRequest('NAME_REQUIRED');
   // Real CS2 servers (MatchZy) admit the rostered players by SteamID64 only.
   if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy' && !user.steamId) throw conflict('STEAM_NOT_LINKED');
+  if (await activeCooldown(ctx, ctx.db, userId)) throw forbidden('QUEUE_COOLDOWN');
   return inTransaction(
     ctx.db,
     async (tx, after) => {
@@ -171,6 +175,7 @@ export async function leaveQueue(
       const phaseId = gone[0].phaseId;
       if (phaseId) {
         const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
+        if (phase?.status === 'open') await recordOffence(ctx, tx, after, userId, 'miss');
         if (phase) {
           const players = await phasePlayers(tx, phase.playerIds, phaseId);
           const rest = phase.playerIds.filter((id) => id !== userId);
@@ -263,6 +268,7 @@ export async function declineQueue(
         .where(eq(queueEntries.phaseId, phase.id));
       await tx.update(acceptPhases).set({ status: 'declined' }).where(eq(acceptPhases.id, phase.id));
       await jobsOf(ctx).cancel(tx, after, ACCEPT_JOB, phase.id);
+      await recordOffence(ctx, tx, after, userId, 'miss');
       const unreadyProfiles = await unreadyProfilesOf(tx, [userId]);
       after.add(() => {
         for (const uid of rest)
@@ -287,6 +293,7 @@ export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phas
   const acceptedSet = new Set(accepted);
   const unreadyIds = phase.playerIds.filter((id) => !acceptedSet.has(id));
   if (kicked.length > 0) await tx.delete(queueEntries).where(inArray(queueEntries.userId, kicked));
+  for (const uid of kicked) await recordOffence(ctx, tx, after, uid, 'miss');
   if (accepted.length > 0)
     await tx
       .update(queueEntries)
@@ -319,5 +326,6 @@ export async function queueState(ctx: AppContext, userId: string): Promise<Queue
     joinedAt: entry?.joinedAt ?? null,
     phase,
     matchId: await findLiveMatchId(ctx.db, userId),
+    cooldown: await activeCooldown(ctx, ctx.db, userId),
   };
 }

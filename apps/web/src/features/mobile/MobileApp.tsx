@@ -19,6 +19,7 @@ import { useSecondsLeft } from '../../ui/Timer';
 import { completeLogin } from '../accounts/sessionRules';
 import { api } from '../api';
 import { restoreQueue, sendQueue } from '../queue/actions';
+import { CooldownNotice, useRunningCooldown } from '../queue/CooldownNotice';
 import { useQueueSocketEvents } from '../queue/events';
 import { hasAccepted, readyCount, useQueue } from '../queue/state';
 import { useSession } from '../session/store';
@@ -145,6 +146,7 @@ function QueueCard({ matchId, openMatch }: { matchId: string | null; openMatch: 
   const me = useSession((s) => s.user?._id as string | undefined);
   const voiceLinked = useSession((s) => Boolean(s.user?.teamSpeakId));
   const secondsLeft = useSecondsLeft(q.phase?.deadline ?? null, 250);
+  const cooldown = useRunningCooldown();
 
   if (matchId && !q.inQueue) {
     return (
@@ -238,17 +240,23 @@ function QueueCard({ matchId, openMatch }: { matchId: string | null; openMatch: 
           {t('reach.mobile.voiceMissing')}
         </Typography>
       )}
-      <Button
-        sx={{ mt: 2, py: 1.5, fontSize: '1.1rem' }}
-        size="large"
-        variant={q.inQueue ? 'outlined' : 'contained'}
-        color={q.inQueue ? 'error' : 'primary'}
-        fullWidth
-        disabled={q.busy || (!voiceLinked && !q.inQueue)}
-        onClick={() => void sendQueue(q.inQueue ? 'leave' : 'join')}
-      >
-        {q.inQueue ? t('reach.mobile.leave') : t('reach.mobile.play')}
-      </Button>
+      {!q.inQueue && cooldown ? (
+        <Box sx={{ mt: 2 }}>
+          <CooldownNotice align="center" />
+        </Box>
+      ) : (
+        <Button
+          sx={{ mt: 2, py: 1.5, fontSize: '1.1rem' }}
+          size="large"
+          variant={q.inQueue ? 'outlined' : 'contained'}
+          color={q.inQueue ? 'error' : 'primary'}
+          fullWidth
+          disabled={q.busy || (!voiceLinked && !q.inQueue)}
+          onClick={() => void sendQueue(q.inQueue ? 'leave' : 'join')}
+        >
+          {q.inQueue ? t('reach.mobile.leave') : t('reach.mobile.play')}
+        </Button>
+      )}
     </Paper>
   );
 }

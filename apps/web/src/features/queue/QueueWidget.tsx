@@ -20,6 +20,7 @@ import { useSocketState } from '../socket';
 import { AcceptDialog, KickDialog, TimeoutDialog } from './AcceptDialog';
 import { AdminHelpToasts } from './AdminHelpToasts';
 import { restoreQueue, sendQueue } from './actions';
+import { CooldownNotice, useRunningCooldown } from './CooldownNotice';
 import { useQueueSocketEvents } from './events';
 import { SteamRequiredDialog } from './SteamRequiredDialog';
 import { useQueue } from './state';
@@ -45,6 +46,7 @@ export function QueueWidget() {
   const linked = useSession((s) => typeof s.user?.teamSpeakId === 'string' && s.user.teamSpeakId !== '');
   const inMatch = useSession((s) => Boolean(s.user?.status?.match?.active));
   const elapsed = useElapsed(inQueue ? joinedAt : null);
+  const cooldown = useRunningCooldown();
 
   const play = () => (linked ? void sendQueue('join') : openVoiceLinkDialog());
 
@@ -122,6 +124,8 @@ export function QueueWidget() {
             >
               {t('queue.leave')}
             </Button>
+          ) : cooldown ? (
+            <CooldownNotice />
           ) : (
             <Button
               variant="contained"

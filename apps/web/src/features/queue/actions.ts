@@ -33,6 +33,8 @@ export async function sendQueue(event: QueueMessage['event']): Promise<void> {
     const key = error instanceof SocketRefusal ? error.key : 'ERROR';
     if (key === 'VOICE_NOT_LINKED') openVoiceLinkDialog();
     else if (key === 'STEAM_NOT_LINKED') dispatchQueue({ type: 'steamRequired', open: true });
+    else if (key === 'QUEUE_COOLDOWN')
+      void restoreQueue().catch(() => undefined); // brings the cooldown's reason and end time
     else if (key === 'NAME_REQUIRED')
       updateSessionUser({ name: '' }); // the layout's name dialog opens
     else setErrorMessage(key);

@@ -1,6 +1,6 @@
 /**
  * The queue's live events, the same for the queue widget and the phone app (/m): the public count,
- * the accept phase (ready, ready updates, kick, timeout), the match (found, started) and the sync
+ * the accept phase (ready, ready updates, kick, timeout), a cooldown starting or lifted, the match (found, started) and the sync
  * across the user's devices. The callbacks run after the queue state and the session know the
  * match; what each surface does then (navigate, show a link) is its own.
  */
@@ -28,6 +28,7 @@ export function useQueueSocketEvents({
   useSocketEvent('PRIVATE_QUEUE_TIMEOUT', ({ unreadyProfiles }) =>
     dispatchQueue({ type: 'timeout', unreadyProfiles }),
   );
+  useSocketEvent('PRIVATE_QUEUE_COOLDOWN', (cooldown) => dispatchQueue({ type: 'cooldown', cooldown }));
   useSocketEvent('PRIVATE_QUEUE_MATCH', ({ matchId }) => {
     dispatchQueue({ type: 'match' });
     markInMatch(matchId);

@@ -33,11 +33,13 @@ describe('queue widget state', () => {
         joinedAt: 42,
         phase: { players: players(2), deadline: 9000 },
         matchId: null,
+        cooldown: { kind: 'miss', endsAt: 99_000, offence: 2 },
       },
       now: 100,
     });
     expect(s).toMatchObject({ inQueue: true, count: 12, joinedAt: 42 });
     expect(s.phase && readyCount(s.phase)).toBe(2);
+    expect(s.cooldown).toEqual({ kind: 'miss', endsAt: 99_000, offence: 2 });
   });
 
   it('runs the accept flow: ready → updates → match clears the phase', () => {
@@ -100,5 +102,14 @@ describe('result text', () => {
       newElo: 190,
     });
     expect(describeResult({ victory: false, oldElo: 0, newElo: 0 }).signed).toBe('±0');
+  });
+
+  it('keeps the cooldown from the server: restored, started, lifted', () => {
+    const started = queueReducer(initialQueue, {
+      type: 'cooldown',
+      cooldown: { kind: 'leave', endsAt: 5_000, offence: 1 },
+    });
+    expect(started.cooldown).toEqual({ kind: 'leave', endsAt: 5_000, offence: 1 });
+    expect(queueReducer(started, { type: 'cooldown', cooldown: null }).cooldown).toBeNull();
   });
 });

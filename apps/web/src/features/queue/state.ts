@@ -3,7 +3,7 @@
  * running accept phase and the kick/timeout notices. `queueReducer` is pure (unit-tested); the
  * zustand store applies it to the server's events.
  */
-import type { QueuePlayer, QueueState, UnreadyProfile } from '@openpug/shared';
+import type { Cooldown, QueuePlayer, QueueState, UnreadyProfile } from '@openpug/shared';
 import { create } from 'zustand';
 
 export interface AcceptPhase {
@@ -26,6 +26,8 @@ export interface QueueView {
   busy: boolean;
   /** Joining was refused for want of a linked Steam account (the Steam dialog is open). */
   steamRequired: boolean;
+  /** The running queue cooldown (why and until when), or null. */
+  cooldown: Cooldown | null;
 }
 
 export type QueueAction =
@@ -39,6 +41,7 @@ export type QueueAction =
   | { type: 'match' }
   | { type: 'busy'; busy: boolean }
   | { type: 'steamRequired'; open: boolean }
+  | { type: 'cooldown'; cooldown: Cooldown | null }
   | { type: 'dismiss' }
   | { type: 'reset' };
 
@@ -51,6 +54,7 @@ export const initialQueue: QueueView = {
   timedOut: null,
   busy: false,
   steamRequired: false,
+  cooldown: null,
 };
 
 export function queueReducer(state: QueueView, action: QueueAction): QueueView {
@@ -62,6 +66,7 @@ export function queueReducer(state: QueueView, action: QueueAction): QueueView {
         inQueue: action.state.inQueue,
         joinedAt: action.state.inQueue ? (action.state.joinedAt ?? action.now) : null,
         phase: action.state.phase,
+        cooldown: action.state.cooldown,
       };
     case 'count':
       return { ...state, count: action.count };
@@ -89,6 +94,8 @@ export function queueReducer(state: QueueView, action: QueueAction): QueueView {
       return { ...state, busy: action.busy };
     case 'steamRequired':
       return { ...state, steamRequired: action.open };
+    case 'cooldown':
+      return { ...state, cooldown: action.cooldown };
     case 'dismiss':
       return { ...state, kicked: false, timedOut: null };
     case 'reset':

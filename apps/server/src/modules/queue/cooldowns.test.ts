@@ -1,0 +1,133 @@
+/**
+ * Escalating queue cooldowns for misses: declining, letting the accept phase run out and leaving
+ * the queue during it each count; the ladder escalates within the window and starts over after
+ * it; joining during a cooldown is refused with QUEUE_COOLDOWN; an admin lifts one, and a lifted
+ * one no longer counts; a new app on the same database still sees it (data, not timers).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  connectSocket,
+  createTestApp,
+  createTestUser,
+  manualClock,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { jobsOf } from '../../jobs';
+import { AppError } from '../../lib/errors';
+import { declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
+
+const MIN = 60_000;
+const clock = manualClock();
+let t: TestApp;
+let nine: TestUser[];
+let me: TestUser;
+let sockets: Awaited<ReturnType<typeof connectSocket>>[];
+
+beforeAll(async () => {
+  t = await createTestApp({ clock, env: { JOBS_POLL_MS: '0', ACCEPT_TIMEOUT_MS: '30000' } });
+  const player = (i: number) => createTestUser(t.app, { teamSpeakId: `ts-cool-${i}` });
+  nine = await Promise.all(Array.from({ length: 9 }, (_, i) => player(i)));
+  me = await player(9);
+  // Online, as queued players are: the presence sweep takes players without a tab out of the queue.
+  await t.listen();
+  sockets = await Promise.all([...nine, me].map((p) => connectSocket(t.url, p.token)));
+  for (const p of nine) await joinQueue(t.app.ctx, p.id);
+});
+afterAll(async () => {
+  for (const s of sockets ?? []) s.disconnect();
+  await t?.close();
+});
+
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => 'joined',
+    (err) => (err instanceof AppError ? `${err.status} ${err.key}` : String(err)),
+  );
+const cooldown = async () => (await queueState(t.app.ctx, me.id)).cooldown;
+/** Joins as the tenth (an accept phase starts) once the running cooldown is over. */
+const joinAfterCooldown = async () => {
+  const running = await cooldown();
+  if (running) clock.advance(running.endsAt - clock.now());
+  await joinQueue(t.app.ctx, me.id);
+  expect((await queueState(t.app.ctx, me.id)).phase).not.toBeNull();
+};
+const advance = async (ms: number) => {
+  clock.advance(ms);
+  await jobsOf(t.app.ctx).runDue();
+};
+
+describe('queue cooldowns', () => {
+  it('escalate 5 min → 15 min → 1 h → 24 h for any kind of miss, the last one repeating', async () => {
+    await joinAfterCooldown();
+    await declineQueue(t.app.ctx, me.id);
+    expect(await cooldown()).toEqual({ kind: 'miss', offence: 1, endsAt: clock.now() + 5 * MIN });
+    expect(await refusal(joinQueue(t.app.ctx, me.id))).toBe('403 QUEUE_COOLDOWN');
+    clock.advance(5 * MIN - 1);
+    expect(await refusal(joinQueue(t.app.ctx, me.id))).toBe('403 QUEUE_COOLDOWN');
+
+    await joinAfterCooldown();
+    for (const p of nine) await readyQueue(t.app.ctx, p.id); // the nine accept and keep their places
+    await advance(30_000); // the phase runs out without my answer
+    expect(await cooldown()).toEqual({ kind: 'miss', offence: 2, endsAt: clock.now() + 15 * MIN });
+
+    await joinAfterCooldown();
+    for (const p of nine) await readyQueue(t.app.ctx, p.id);
+    await leaveQueue(t.app.ctx, me.id); // leaving during the phase
+    expect(await cooldown()).toEqual({ kind: 'miss', offence: 3, endsAt: clock.now() + 60 * MIN });
+    await advance(30_000); // the phase ends at its deadline; the nine keep their places
+
+    for (const offence of [4, 5]) {
+      await joinAfterCooldown();
+      await declineQueue(t.app.ctx, me.id);
+      expect(await cooldown()).toEqual({ kind: 'miss', offence, endsAt: clock.now() + 24 * 60 * MIN });
+    }
+    // The nine who answered or waited were never penalised.
+    for (const p of nine) expect((await queueState(t.app.ctx, p.id)).cooldown).toBeNull();
+  });
+
+  it('survive a restart: a new app on the same database refuses the join too', async () => {
+    const again = await createTestApp({ clock, database: t.database, env: { JOBS_POLL_MS: '0' } });
+    try {
+      expect(await refusal(joinQueue(again.app.ctx, me.id))).toBe('403 QUEUE_COOLDOWN');
+    } finally {
+      await again.app.close();
+    }
+  });
+
+  it('an admin sees and lifts them; a lifted one no longer counts towards escalation', async () => {
+    const admin = await createTestUser(t.app, { role: 'ADMIN' });
+    const list = await t.app.inject({
+      url: `/api/admin/users/${me.id}/cooldowns`,
+      headers: bearer(admin.token),
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().docs.map((d: { offence: number }) => d.offence)).toEqual([5, 4, 3, 2, 1]);
+    const byPlayer = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/users/${me.id}/cooldowns/lift`,
+      headers: bearer((await createTestUser(t.app)).token),
+    });
+    expect(byPlayer.statusCode).toBe(403);
+    expect(await cooldown()).not.toBeNull();
+    const lift = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/users/${me.id}/cooldowns/lift`,
+      headers: bearer(admin.token),
+    });
+    expect(lift.json()).toEqual({ lifted: 1 });
+    expect(await cooldown()).toBeNull();
+    await joinQueue(t.app.ctx, me.id);
+    await declineQueue(t.app.ctx, me.id);
+    // Offence 5 was lifted: this one is the fifth again, not the sixth.
+    expect((await cooldown())?.offence).toBe(5);
+  });
+
+  it('start over once the window has passed', async () => {
+    clock.advance(8 * 24 * 60 * MIN);
+    await joinAfterCooldown();
+    await declineQueue(t.app.ctx, me.id);
+    expect(await cooldown()).toEqual({ kind: 'miss', offence: 1, endsAt: clock.now() + 5 * MIN });
+  });
+});
