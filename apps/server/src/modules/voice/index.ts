@@ -1,7 +1,7 @@
 /**
- * Voice module entry: picks the voice server (ServerQuery when TEAMSPEAK_HOST is set, else the
- * simulator) and, as a plugin, starts/stops it and turns identity presence into `status.patch`
- * {teamSpeak} for the linked user.
+ * Voice module entry: picks the voice server (ServerQuery over raw TCP or SSH when TEAMSPEAK_HOST
+ * is set, else the simulator) and, as a plugin, starts/stops it and turns identity presence into
+ * `status.patch` {teamSpeak} for the linked user.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
@@ -28,9 +28,14 @@ export function createVoiceServer(
   now: () => number = Date.now,
 ): VoiceServer {
   if (config.TEAMSPEAK_HOST) {
+    const protocol = config.TEAMSPEAK_QUERY_PROTOCOL;
     return new TeamSpeakVoiceServer({
+      protocol,
       host: config.TEAMSPEAK_HOST,
-      port: config.TEAMSPEAK_QUERY_PORT,
+      port: config.TEAMSPEAK_QUERY_PORT ?? (protocol === 'ssh' ? 10022 : 10011),
+      sshHostKey: config.TEAMSPEAK_SSH_HOST_KEY,
+      timeoutMs: config.TEAMSPEAK_QUERY_TIMEOUT_MS,
+      allowlisted: config.TEAMSPEAK_QUERY_ALLOWLISTED,
       username: config.TEAMSPEAK_USER,
       password: config.TEAMSPEAK_PASSWORD,
       sid: config.TEAMSPEAK_SID,

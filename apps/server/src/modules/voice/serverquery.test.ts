@@ -1,167 +1,29 @@
 /**
- * The TeamSpeak ServerQuery client against a local fake that speaks the ServerQuery text
- * protocol (greeting, login, use, clientlist -uid, sendtextmessage, servernotifyregister events,
- * keepalive, escaping), and the voice link of the accounts API running on it.
+ * The TeamSpeak ServerQuery client against a local fake (./fake-serverquery.ts) that speaks the
+ * ServerQuery text protocol over raw TCP and over SSH (greeting, login, use, clientlist -uid,
+ * sendtextmessage, servernotifyregister events, keepalive, escaping, flood protection), and the
+ * voice link of the accounts API running on it.
  */
-import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createTestUser } from '../../../test/helpers';
 import { users } from '../accounts/schema';
-import { parseRecords, TeamSpeakVoiceServer, tsEscape, tsUnescape } from './serverquery';
-import { VoiceIdentityNotConnectedError, type VoicePresenceEvent } from './types';
-
-interface FakeClient {
-  clid: number;
-  uid: string;
-  name: string;
-  type: 0 | 1;
-}
-
-/** A fake TeamSpeak server's query interface. */
-class FakeServerQuery {
-  readonly server: net.Server;
-  readonly commands: string[] = [];
-  readonly messages: Array<{ target: number; msg: string }> = [];
-  readonly clients: FakeClient[] = [{ clid: 1, uid: 'serveradmin', name: 'serveradmin', type: 1 }];
-  connections = 0;
-  private nextClid = 10;
-  private readonly subscribed = new Set<net.Socket>();
-  private readonly sockets = new Set<net.Socket>();
-  port = 0;
-
-  constructor(private readonly password = 'secret') {
-    this.server = net.createServer((socket) => this.onConnection(socket));
-  }
-
-  async listen(): Promise<void> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as net.AddressInfo).port;
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  dropConnections(): void {
-    for (const s of this.sockets) s.destroy();
-  }
-
-  enter(uid: string, name: string): FakeClient {
-    const c: FakeClient = { clid: this.nextClid++, uid, name, type: 0 };
-    this.clients.push(c);
-    this.notify(
-      `notifycliententerview cfid=0 ctid=1 reasonid=0 clid=${c.clid} client_unique_identifier=${tsEscape(uid)} client_nickname=${tsEscape(name)} client_input_muted=0 client_type=0`,
-    );
-    return c;
-  }
-
-  leave(clid: number): void {
-    const i = this.clients.findIndex((c) => c.clid === clid);
-    if (i >= 0) this.clients.splice(i, 1);
-    this.notify(`notifyclientleftview cfid=1 ctid=0 reasonid=8 reasonmsg=leaving clid=${clid}`);
-  }
-
-  private notify(line: string): void {
-    for (const s of this.subscribed) s.write(`${line}\n\r`);
-  }
-
-  private onConnection(socket: net.Socket): void {
-    this.connections++;
-    this.sockets.add(socket);
-    socket.on('close', () => {
-      this.sockets.delete(socket);
-      this.subscribed.delete(socket);
-    });
-    socket.on('error', () => undefined);
-    let loggedIn = false;
-    let selected = false;
-    let buffer = '';
-    // The greeting arrives in two chunks, like on a slow link.
-    socket.write(
-      'TS3\n\rWelcome to the TeamSpeak 3 ServerQuery interface, type "help" for a list of commands ',
-    );
-    setTimeout(() => socket.write('and "help <command>" for information on a specific command.\n\r'), 5);
-    const ok = () => socket.write('error id=0 msg=ok\n\r');
-    const fail = (id: number, msg: string) => socket.write(`error id=${id} msg=${tsEscape(msg)}\n\r`);
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      let nl = buffer.indexOf('\n');
-      while (nl !== -1) {
-        const line = buffer.slice(0, nl).replace(/\r$/, '');
-        buffer = buffer.slice(nl + 1);
-        nl = buffer.indexOf('\n');
-        this.commands.push(line);
-        const [cmd, ...rest] = line.split(' ');
-        const args = parseRecords(rest.filter((r) => !r.startsWith('-')).join(' '))[0] ?? {};
-        if (cmd === 'quit') {
-          socket.end();
-          return;
-        }
-        if (cmd === 'login') {
-          if (args.client_login_name === 'serveradmin' && args.client_login_password === this.password) {
-            loggedIn = true;
-            ok();
-          } else fail(520, 'invalid loginname or password');
-          continue;
-        }
-        if (!loggedIn) {
-          fail(518, 'not logged in');
-          continue;
-        }
-        if (cmd === 'use') {
-          selected = args.sid === '1';
-          if (selected) ok();
-          else fail(1024, 'invalid serverID');
-          continue;
-        }
-        if (!selected && cmd !== 'whoami') {
-          fail(1024, 'invalid serverID');
-          continue;
-        }
-        switch (cmd) {
-          case 'whoami':
-            socket.write('virtualserver_status=online virtualserver_id=1 client_id=1\n\r');
-            ok();
-            break;
-          case 'clientupdate':
-            ok();
-            break;
-          case 'servernotifyregister':
-            this.subscribed.add(socket);
-            ok();
-            break;
-          case 'clientlist': {
-            const withUid = rest.includes('-uid');
-            const records = this.clients.map(
-              (c) =>
-                `clid=${c.clid} cid=1 client_database_id=${c.clid} client_nickname=${tsEscape(c.name)} client_type=${c.type}${
-                  withUid ? ` client_unique_identifier=${tsEscape(c.uid)}` : ''
-                }`,
-            );
-            // Data split across two writes to exercise buffering.
-            const data = records.join('|');
-            socket.write(data.slice(0, 7));
-            socket.write(`${data.slice(7)}\n\r`);
-            ok();
-            break;
-          }
-          case 'sendtextmessage':
-            if (args.targetmode !== '1' || !this.clients.some((c) => String(c.clid) === args.target)) {
-              fail(512, 'invalid clientID');
-            } else {
-              this.messages.push({ target: Number(args.target), msg: args.msg });
-              ok();
-            }
-            break;
-          default:
-            fail(256, 'command not found');
-        }
-      }
-    });
-  }
-}
+import { FakeServerQuery, type FakeServerQueryOptions } from './fake-serverquery';
+import {
+  floodWaitSeconds,
+  parseRecords,
+  ServerQueryError,
+  type TeamSpeakOptions,
+  TeamSpeakVoiceServer,
+  tsEscape,
+  tsUnescape,
+} from './serverquery';
+import { HostKeyMismatchError, sameFingerprint } from './transport';
+import {
+  VoiceIdentityNotConnectedError,
+  type VoicePresenceEvent,
+  VoiceServerUnavailableError,
+} from './types';
 
 let fake: FakeServerQuery | null = null;
 let voice: TeamSpeakVoiceServer | null = null;
@@ -172,26 +34,43 @@ afterEach(async () => {
   fake = null;
 });
 
-const start = async (password = 'secret', keepaliveMs = 0) => {
-  fake = new FakeServerQuery();
+/** A log that keeps what it was told. */
+const memoryLog = () => {
+  const lines: Array<{ level: string; obj: object; msg: string }> = [];
+  const at = (level: string) => (obj: object, msg: string) => {
+    lines.push({ level, obj, msg });
+  };
+  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
+};
+
+const startWith = async (
+  options: Partial<TeamSpeakOptions> & { protocol?: 'raw' | 'ssh' } = {},
+  fakeOptions: FakeServerQueryOptions = {},
+) => {
+  fake = new FakeServerQuery(fakeOptions);
   await fake.listen();
+  const log = memoryLog();
   voice = new TeamSpeakVoiceServer({
     host: '127.0.0.1',
-    port: fake.port,
+    port: options.protocol === 'ssh' ? fake.sshPort : fake.rawPort,
     username: 'serveradmin',
-    password,
+    password: 'secret',
     sid: 1,
     nickname: 'openpug bot',
-    keepaliveMs,
+    keepaliveMs: 0,
     reconnectMs: 20,
+    log,
+    ...options,
   });
   const events: VoicePresenceEvent[] = [];
   voice.onPresence((e) => {
     events.push(e);
   });
   await voice.start();
-  return { fake, voice, events };
+  return { fake, voice, events, log };
 };
+
+const start = (password = 'secret', keepaliveMs = 0) => startWith({ password, keepaliveMs });
 
 describe('ServerQuery escaping', () => {
   it('escapes and unescapes every special character', () => {
@@ -279,14 +158,207 @@ describe('TeamSpeak voice server over ServerQuery', () => {
   });
 });
 
-describe('voice link through ServerQuery', () => {
+describe('ServerQuery over SSH', () => {
+  it('logs in with the SSH login (no login command), skips stray welcome lines and logs the host key once', async () => {
+    const { fake, voice, events, log } = await startWith({ protocol: 'ssh' });
+    fake.enter('uid+ssh=', 'Trinity');
+    await voice.ready();
+    expect(fake.commands.slice(0, 4)).toEqual([
+      'use sid=1',
+      'clientupdate client_nickname=openpug\\sbot',
+      'servernotifyregister event=server',
+      'clientlist -uid',
+    ]);
+    expect(fake.commands.some((c) => c.startsWith('login'))).toBe(false);
+    expect(await voice.listClients()).toEqual([{ id: 'uid+ssh=', name: 'Trinity' }]);
+    await expect.poll(() => events).toEqual([{ id: 'uid+ssh=', name: 'Trinity', online: true }]);
+    const seen = log.lines.filter((l) => l.msg.includes('host key not pinned'));
+    expect(seen).toHaveLength(1);
+    expect(seen[0].obj).toMatchObject({ fingerprint: fake.hostKeyFingerprint });
+    expect(fake.hostKeyFingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    // A reconnect does not log it again.
+    fake.dropConnections();
+    await expect.poll(() => fake.connections).toBe(2);
+    await voice.ready();
+    expect(log.lines.filter((l) => l.msg.includes('host key not pinned'))).toHaveLength(1);
+  });
+
+  it('greets like TeamSpeak 6 and works without stray lines too', async () => {
+    const { fake, voice } = await startWith({ protocol: 'ssh' }, { ts6: true, sshStatusAfterWelcome: false });
+    fake.enter('uid-ts6', 'Six');
+    await voice.ready();
+    expect(await voice.listClients()).toEqual([{ id: 'uid-ts6', name: 'Six' }]);
+  });
+
+  it('connects with a pinned host key and refuses a server whose key does not match', async () => {
+    fake = new FakeServerQuery();
+    await fake.listen();
+    const pinned = new TeamSpeakVoiceServer({
+      protocol: 'ssh',
+      host: '127.0.0.1',
+      port: fake.sshPort,
+      username: 'serveradmin',
+      password: 'secret',
+      sid: 1,
+      nickname: 'bot',
+      keepaliveMs: 0,
+      sshHostKey: fake.hostKeyFingerprint.replace(/^SHA256:/, ''),
+    });
+    await pinned.start();
+    await pinned.ready();
+    await pinned.close();
+    expect(fake.connections).toBe(1);
+
+    const log = memoryLog();
+    voice = new TeamSpeakVoiceServer({
+      protocol: 'ssh',
+      host: '127.0.0.1',
+      port: fake.sshPort,
+      username: 'serveradmin',
+      password: 'secret',
+      sid: 1,
+      nickname: 'bot',
+      keepaliveMs: 0,
+      reconnectMs: 20,
+      sshHostKey: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      log,
+    });
+    await voice.start();
+    await expect.poll(() => fake?.sshHandshakes).toBeGreaterThan(2);
+    // The handshake happened, but no query session was ever opened and no password was tried.
+    expect(fake.connections).toBe(1);
+    const refused = log.lines.find((l) => (l.obj as { err?: unknown }).err instanceof HostKeyMismatchError);
+    expect(refused?.level).toBe('error');
+    expect((refused?.obj as { err?: Error } | undefined)?.err?.message).toContain(fake.hostKeyFingerprint);
+    await expect(voice.listClients()).rejects.toBeInstanceOf(VoiceServerUnavailableError);
+  });
+
+  it('compares fingerprints with or without the SHA256: prefix and padding', () => {
+    expect(sameFingerprint('SHA256:abc', 'SHA256:abc')).toBe(true);
+    expect(sameFingerprint('abc=', 'SHA256:abc')).toBe(true);
+    expect(sameFingerprint('SHA256:abd', 'SHA256:abc')).toBe(false);
+  });
+});
+
+describe('ServerQuery time-outs', () => {
+  it('fails a command the server never answers, fails the queued ones too and works again after the reconnect', async () => {
+    const { fake, voice } = await startWith({ timeoutMs: 300 });
+    const a = fake.enter('uid-t', 'Tank');
+    await voice.ready();
+    await expect.poll(() => voice.isConnected('uid-t')).toBe(true);
+    fake.silent = true;
+    const began = Date.now();
+    const first = voice.sendPrivateMessage('uid-t', 'one');
+    const queued = voice.sendPrivateMessage('uid-t', 'two');
+    const err = await first.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VoiceServerUnavailableError);
+    expect((err as Error).message).toMatch(/"sendtextmessage" got no answer within 300 ms; connection reset/);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(280);
+    await expect(queued).rejects.toBeInstanceOf(VoiceServerUnavailableError);
+    fake.silent = false;
+    await expect.poll(() => fake.connections).toBe(2);
+    await voice.ready();
+    await voice.sendPrivateMessage('uid-t', 'three');
+    expect(fake.messages).toEqual([{ target: a.clid, msg: 'three' }]);
+  });
+});
+
+describe('ServerQuery flood protection', () => {
+  it('reads the wait from error 524', () => {
+    const err = new ServerQueryError(524, 'client is flooding', 'please wait 600 seconds');
+    expect(floodWaitSeconds(err)).toBe(600);
+    expect(
+      parseRecords('id=524 msg=client\\sis\\sflooding extra_msg=please\\swait\\s2\\sseconds')[0],
+    ).toEqual({
+      id: '524',
+      msg: 'client is flooding',
+      extra_msg: 'please wait 2 seconds',
+    });
+  });
+
+  it('sends nothing while banned after a 524 and re-sends the refused command when the ban ends', async () => {
+    // The server allows fewer commands than the client expects (an admin lowered the limit).
+    const { fake, voice } = await startWith({}, { floodCommands: 3, banSeconds: 1 });
+    const began = Date.now();
+    fake.enter('uid-f', 'Flood');
+    await voice.ready();
+    expect(fake.floodErrors).toBe(1);
+    expect(fake.commandsWhileBanned).toBe(0);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1_000);
+    expect(fake.commands.filter((c) => c === 'servernotifyregister event=server')).toHaveLength(2);
+    expect(await voice.listClients()).toEqual([{ id: 'uid-f', name: 'Flood' }]);
+  });
+
+  it('fails at once, sending nothing, while a long ban lasts', async () => {
+    const { fake, voice } = await startWith({}, { floodCommands: 6, banSeconds: 600 });
+    fake.enter('uid-g', 'Ghost');
+    await voice.ready();
+    await expect.poll(() => voice.isConnected('uid-g')).toBe(true);
+    await voice.sendPrivateMessage('uid-g', 'sixth command');
+    const err = await voice.sendPrivateMessage('uid-g', 'seventh command').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VoiceServerUnavailableError);
+    expect((err as Error).message).toMatch(/flood protection: nothing is sent for another 60\d s/);
+    const sent = fake.commands.length;
+    await expect(voice.sendPrivateMessage('uid-g', 'eighth')).rejects.toBeInstanceOf(
+      VoiceServerUnavailableError,
+    );
+    expect(fake.commands.length).toBe(sent);
+    expect(fake.floodErrors).toBe(1);
+    expect(fake.commandsWhileBanned).toBe(0);
+    expect(voice.limiter.heldFor()).toBeGreaterThan(590_000);
+  });
+
+  it('reads clientlist at most once per 2 s whatever the traffic', async () => {
+    const { fake, voice } = await startWith();
+    fake.enter('uid-c', 'Cache');
+    await voice.ready();
+    const lists = () => fake.commands.filter((c) => c === 'clientlist -uid').length;
+    const results = await Promise.all(Array.from({ length: 50 }, () => voice.listClients()));
+    expect(results.every((r) => r.length === 1)).toBe(true);
+    expect(lists()).toBe(1);
+    // Someone not in the cached view: one fresh read at the next allowed moment, shared by all.
+    const began = Date.now();
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        expect(voice.sendPrivateMessage('nobody', 'x')).rejects.toBeInstanceOf(
+          VoiceIdentityNotConnectedError,
+        ),
+      ),
+    );
+    expect(lists()).toBe(2);
+    expect(Date.now() - began).toBeLessThan(2_500);
+  });
+
+  it('skips the client-side limit when allow-listed', async () => {
+    const { fake, voice } = await startWith({ allowlisted: true }, { allowlisted: true });
+    fake.enter('uid-a', 'Allowed');
+    await voice.ready();
+    await expect.poll(() => voice.isConnected('uid-a')).toBe(true);
+    const began = Date.now();
+    await Promise.all(Array.from({ length: 30 }, (_, i) => voice.sendPrivateMessage('uid-a', `m${i}`)));
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(fake.messages).toHaveLength(30);
+  });
+});
+
+describe.each(['raw', 'ssh'] as const)('voice link through ServerQuery over %s', (protocol) => {
+  const appWith = async (fq: FakeServerQuery, extra: Record<string, string> = {}) =>
+    createTestApp({
+      env: {
+        TEAMSPEAK_HOST: '127.0.0.1',
+        TEAMSPEAK_QUERY_PROTOCOL: protocol,
+        TEAMSPEAK_QUERY_PORT: String(protocol === 'ssh' ? fq.sshPort : fq.rawPort),
+        TEAMSPEAK_PASSWORD: 'pw',
+        ...(protocol === 'ssh' ? { TEAMSPEAK_SSH_HOST_KEY: fq.hostKeyFingerprint } : {}),
+        ...extra,
+      },
+    });
+
   it('links an identity with the code the bot sent over TeamSpeak, and tracks its presence', async () => {
-    const fq = new FakeServerQuery('pw');
+    const fq = new FakeServerQuery({ password: 'pw' });
     fake = fq;
     await fq.listen();
-    const t = await createTestApp({
-      env: { TEAMSPEAK_HOST: '127.0.0.1', TEAMSPEAK_QUERY_PORT: String(fq.port), TEAMSPEAK_PASSWORD: 'pw' },
-    });
+    const t = await appWith(fq);
     try {
       await t.app.ready();
       expect(t.app.ctx.voice.kind).toBe('teamspeak');
@@ -297,6 +369,7 @@ describe('voice link through ServerQuery', () => {
       t.app.ctx.bus.on('status.patch', (p) => {
         if (p.userId === user.id) patches.push(p.patch);
       });
+      await expect.poll(() => t.app.ctx.voice.isConnected('ts-identity=')).toBe(true);
       const list = await t.app.inject({
         method: 'GET',
         url: '/api/profile/teamSpeakUsers',
@@ -335,6 +408,84 @@ describe('voice link through ServerQuery', () => {
         payload: { name: 'x' },
       });
       expect(dev.statusCode).toBe(400);
+      expect(fq.commands.some((c) => c.startsWith('login'))).toBe(protocol === 'raw');
+      expect(fq.floodErrors).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  if (protocol === 'ssh')
+    it('serves 30 players opening the link dialog at once within the flood limit', async () => {
+      const fq = new FakeServerQuery({ password: 'pw' });
+      fake = fq;
+      await fq.listen();
+      const t = await appWith(fq);
+      try {
+        await t.app.ready();
+        await (t.app.ctx.voice as TeamSpeakVoiceServer).ready();
+        const players = await Promise.all(
+          Array.from({ length: 30 }, async (_, i) => ({
+            user: await createTestUser(t.app),
+            client: fq.enter(`ts-${i}=`, `Player ${i}`),
+          })),
+        );
+        await expect.poll(() => t.app.ctx.voice.isConnected('ts-29=')).toBe(true);
+        const began = Date.now();
+        const results = await Promise.all(
+          players.map(async ({ user }, i) => {
+            const list = await t.app.inject({
+              method: 'GET',
+              url: '/api/profile/teamSpeakUsers',
+              headers: bearer(user.token),
+            });
+            const link = await t.app.inject({
+              method: 'POST',
+              url: '/api/profile/linkTeamSpeak',
+              headers: bearer(user.token),
+              payload: { teamSpeakId: `ts-${i}=` },
+            });
+            return { list: list.statusCode, count: list.json().length, link: link.json() };
+          }),
+        );
+        const elapsed = Date.now() - began;
+        expect(results.every((r) => r.list === 200 && r.count >= 1)).toBe(true);
+        expect(results.every((r) => r.link.success === true)).toBe(true);
+        expect(fq.floodErrors).toBe(0);
+        expect(fq.messages.map((m) => m.target).sort()).toEqual(players.map((p) => p.client.clid).sort());
+        // 30 dialogs, yet clientlist was read at most once per 2 s.
+        const lists = fq.commands.filter((c) => c === 'clientlist -uid').length;
+        expect(lists).toBeLessThanOrEqual(1 + Math.ceil(elapsed / 2_000));
+      } finally {
+        await t.close();
+      }
+    });
+});
+
+describe('voice server unavailable', () => {
+  it('answers 503 VOICE_SERVER_UNAVAILABLE at once while ServerQuery is not connected', async () => {
+    fake = new FakeServerQuery({ password: 'pw' });
+    await fake.listen();
+    const port = fake.sshPort;
+    await fake.close();
+    fake = null;
+    const t = await createTestApp({
+      env: {
+        TEAMSPEAK_HOST: '127.0.0.1',
+        TEAMSPEAK_QUERY_PROTOCOL: 'ssh',
+        TEAMSPEAK_QUERY_PORT: String(port),
+      },
+    });
+    try {
+      await t.app.ready();
+      const user = await createTestUser(t.app);
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/api/profile/teamSpeakUsers',
+        headers: bearer(user.token),
+      });
+      expect(list.statusCode).toBe(503);
+      expect(list.json()).toEqual({ errors: { msg: 'VOICE_SERVER_UNAVAILABLE' } });
     } finally {
       await t.close();
     }

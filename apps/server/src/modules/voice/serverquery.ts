@@ -1,26 +1,40 @@
 /**
- * TeamSpeak 3/5 ServerQuery (raw text protocol over TCP, default port 10011).
+ * TeamSpeak 3/5/6 ServerQuery client, over raw TCP (TS3, port 10011) or SSH (TS3 ≥ 3.3 and TS6,
+ * port 10022) — see ./transport.ts. One client, the same text protocol on both:
  *
- * Protocol, as implemented here:
- * - On connect the server greets with a `TS3` line and a welcome line (lines end in "\n\r").
+ * - On connect the server greets with a `TS3` line and a `Welcome to the TeamSpeak [3] ServerQuery
+ *   interface…` line (lines end in "\n\r"). Over SSH some servers send a status record and an
+ *   `error id=0 msg=ok` after it, so over SSH we wait for a short silence before the first command.
  * - One command at a time: `name key=value key=value -flag\n`. The answer is zero or more data
  *   lines (records separated by `|`, properties by spaces) and always ends with
  *   `error id=<n> msg=<text>`; id 0 is success, 1281 ("database empty result set") an empty list.
  * - Unsolicited `notify…` lines (after `servernotifyregister event=server`) carry events such as
- *   `notifycliententerview` and `notifyclientleftview`; they can arrive between any lines.
+ *   `notifycliententerview` and `notifyclientleftview`; they can arrive between any lines and are
+ *   never followed by an `error` line.
  * - Values are escaped: \\ \/ \s (space) \p (|) \a \b \f \n \r \t \v.
  * - Idle connections are dropped after ~5 minutes, so a keepalive command is sent regularly.
+ * - Flood protection: by default no more than 10 commands within 3 seconds from one address that
+ *   is not on the allow list (query_ip_allowlist.txt); beyond that the server answers
+ *   `error id=524 msg=client\sis\sflooding extra_msg=please\swait\s<n>\sseconds` and refuses
+ *   that address for those seconds.
  *
- * `TeamSpeakVoiceServer` builds the VoiceServer interface on it: login, use sid, register for
- * server events, track connected clients (clid → unique identifier) and reconnect with backoff.
+ * What this client adds: every command passes one `QueryLimiter` (shared by all connections of a
+ * voice server, as the server counts per address) that keeps under the flood limit and waits out a
+ * 524; every command has a time-out after which the connection is reset (the command and
+ * everything queued behind it fail with a clear error instead of waiting forever).
+ *
+ * `TeamSpeakVoiceServer` builds the VoiceServer interface on it: login (raw only; the SSH login
+ * replaces it), use sid, register for server events, track connected clients (clid → unique
+ * identifier, from notifications and a `clientlist` read at most every 2 s) and reconnect.
  */
 import { EventEmitter } from 'node:events';
-import net from 'node:net';
+import { HostKeyMismatchError, type QueryTransport, RawTcpTransport, SshTransport } from './transport';
 import {
   PresenceEmitter,
   type VoiceIdentity,
   VoiceIdentityNotConnectedError,
   type VoiceServer,
+  VoiceServerUnavailableError,
 } from './types';
 
 const ESCAPES: Array<[string, string]> = [
@@ -82,67 +96,147 @@ export class ServerQueryError extends Error {
   constructor(
     readonly id: number,
     readonly serverMessage: string,
+    readonly extraMessage = '',
   ) {
-    super(`ServerQuery error ${id}: ${serverMessage}`);
+    super(`ServerQuery error ${id}: ${serverMessage}${extraMessage ? ` (${extraMessage})` : ''}`);
+  }
+}
+
+/** The server did not finish answering a command in time; the connection was reset. */
+export class ServerQueryTimeoutError extends Error {
+  constructor(
+    readonly command: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`ServerQuery command "${command}" got no answer within ${timeoutMs} ms; connection reset`);
+  }
+}
+
+/** The server flood-banned this address (error 524) for longer than a caller should wait. */
+export class ServerQueryFloodError extends Error {
+  constructor(readonly retryInMs: number) {
+    super(`ServerQuery flood protection: nothing is sent for another ${Math.ceil(retryInMs / 1000)} s`);
+  }
+}
+
+export class ServerQueryClosedError extends Error {
+  constructor(reason = 'ServerQuery connection closed') {
+    super(reason);
+  }
+}
+
+/** Error 524 "client is flooding": the seconds from `extra_msg=please\swait\s<n>\sseconds`. */
+export function floodWaitSeconds(error: { serverMessage: string; extraMessage: string }): number {
+  const m = /(\d+)\s*second/i.exec(`${error.extraMessage} ${error.serverMessage}`);
+  return m ? Number(m[1]) : 3;
+}
+
+export const FLOOD_ERROR_ID = 524;
+
+/**
+ * Keeps commands under the server's flood limit: at most `commands` per `windowMs` (sliding), and
+ * nothing at all while `hold` (a 524 ban) lasts. `commands: Infinity` when allow-listed.
+ */
+export class QueryLimiter {
+  private sent: number[] = [];
+  private holdUntil = 0;
+
+  constructor(
+    readonly commands: number,
+    readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** How long the next command has to wait (0 = it may go now). */
+  delay(): number {
+    const t = this.now();
+    let wait = Math.max(0, this.holdUntil - t);
+    if (Number.isFinite(this.commands)) {
+      this.sent = this.sent.filter((s) => t - s < this.windowMs);
+      if (this.sent.length >= this.commands)
+        wait = Math.max(wait, this.sent[this.sent.length - this.commands] + this.windowMs - t);
+    }
+    return wait;
+  }
+
+  record(): void {
+    if (Number.isFinite(this.commands)) this.sent.push(this.now());
+  }
+
+  /** Nothing goes out for `ms`; afterwards the window starts empty (the ban reset the count). */
+  hold(ms: number): void {
+    this.holdUntil = Math.max(this.holdUntil, this.now() + ms);
+    this.sent = [];
+  }
+
+  heldFor(): number {
+    return Math.max(0, this.holdUntil - this.now());
   }
 }
 
 interface Pending {
+  name: string;
   line: string;
   data: QueryRecord[];
+  attempts: number;
   resolve(records: QueryRecord[]): void;
   reject(err: Error): void;
 }
 
+export interface ConnectionOptions {
+  /** Greeting and per-command time-out (ms). */
+  timeoutMs: number;
+  limiter: QueryLimiter;
+  /** A 524 wait up to this long is waited out and the command re-sent; longer ones fail at once. */
+  maxFloodWaitMs: number;
+  /** Over SSH: how long the line must be quiet after the welcome before the first command. */
+  settleMs?: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
 /**
- * One ServerQuery connection. Events: 'notify' (name, record), 'close'.
+ * One ServerQuery session over a transport. Events: 'notify' (name, record), 'close'.
  */
 export class ServerQueryConnection extends EventEmitter {
-  private socket: net.Socket | null = null;
   private buffer = '';
   private greeted = false;
+  private ready = false;
   private readonly queue: Pending[] = [];
   private current: Pending | null = null;
   private closed = false;
+  private commandTimer: NodeJS.Timeout | null = null;
+  private pumpTimer: NodeJS.Timeout | null = null;
+  private settleTimer: NodeJS.Timeout | null = null;
+  private closeReason: Error | null = null;
 
   constructor(
-    private readonly host: string,
-    private readonly port: number,
-    private readonly timeoutMs = 10_000,
+    readonly transport: QueryTransport,
+    private readonly opts: ConnectionOptions,
   ) {
     super();
   }
 
-  /** Resolves once the `TS3` greeting arrived. */
+  /** Resolves once the greeting arrived (and, over SSH, the line went quiet). */
   connect(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const socket = net.createConnection({ host: this.host, port: this.port });
-      this.socket = socket;
-      socket.setEncoding('utf8');
-      socket.setNoDelay(true);
       const timer = setTimeout(() => {
-        socket.destroy(new Error('ServerQuery greeting timed out'));
-      }, this.timeoutMs);
-      const onGreeting = () => {
+        this.reset(new Error(`ServerQuery greeting not received within ${this.opts.timeoutMs} ms`));
+      }, this.opts.timeoutMs);
+      this.once('ready', () => {
         clearTimeout(timer);
         resolve();
-      };
-      this.once('greeted', onGreeting);
-      socket.on('data', (chunk: string) => this.onData(chunk));
-      socket.on('error', (err) => {
-        clearTimeout(timer);
-        this.off('greeted', onGreeting);
-        if (!this.greeted) reject(err);
       });
-      socket.on('close', () => {
+      this.transport.on('data', (chunk) => this.onData(chunk));
+      this.transport.on('close', () => {
         clearTimeout(timer);
-        this.closed = true;
-        const err = new Error('ServerQuery connection closed');
-        if (!this.greeted) reject(err);
-        this.current?.reject(err);
-        for (const p of this.queue.splice(0)) p.reject(err);
-        this.current = null;
-        this.emit('close');
+        this.onTransportClosed();
+        if (!this.ready) reject(this.closeReason ?? new ServerQueryClosedError());
+      });
+      this.transport.open().catch((err: Error) => {
+        clearTimeout(timer);
+        this.closeReason ??= err;
+        reject(err);
+        this.transport.destroy();
       });
     });
   }
@@ -153,26 +247,88 @@ export class ServerQueryConnection extends EventEmitter {
     params?: Record<string, string | number | undefined>,
     flags?: string[],
   ): Promise<QueryRecord[]> {
-    if (this.closed || !this.socket) return Promise.reject(new Error('ServerQuery connection closed'));
+    if (this.closed || this.closeReason)
+      return Promise.reject(this.closeReason ?? new ServerQueryClosedError());
     return new Promise((resolve, reject) => {
-      this.queue.push({ line: formatCommand(name, params, flags), data: [], resolve, reject });
+      this.queue.push({
+        name,
+        line: formatCommand(name, params, flags),
+        data: [],
+        attempts: 0,
+        resolve,
+        reject,
+      });
       this.pump();
     });
   }
 
+  /** Says goodbye (`quit`) and closes. */
   close(): void {
-    if (!this.socket || this.closed) return;
-    this.socket.end('quit\n');
-    this.socket.destroySoon?.();
-    setTimeout(() => this.socket?.destroy(), 500).unref();
+    if (this.closed) return;
+    if (this.ready) this.transport.write('quit\n');
+    this.reset(new ServerQueryClosedError('ServerQuery connection closed by openpug'), 200);
+  }
+
+  /** Fails the current and every queued command with `err` and ends the transport. */
+  private reset(err: Error, graceMs = 0): void {
+    this.closeReason ??= err;
+    this.failAll(err);
+    if (graceMs > 0) setTimeout(() => this.transport.destroy(), graceMs).unref();
+    else this.transport.destroy();
+  }
+
+  private failAll(err: Error): void {
+    this.clearCommandTimer();
+    const current = this.current;
+    this.current = null;
+    current?.reject(err);
+    for (const p of this.queue.splice(0)) p.reject(err);
+  }
+
+  private onTransportClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.failAll(this.closeReason ?? new ServerQueryClosedError());
+    this.emit('close');
+  }
+
+  private clearCommandTimer(): void {
+    if (this.commandTimer) clearTimeout(this.commandTimer);
+    this.commandTimer = null;
   }
 
   private pump(): void {
-    if (this.current || !this.greeted) return;
-    const next = this.queue.shift();
-    if (!next) return;
+    if (this.current || !this.ready || this.closed || this.pumpTimer) return;
+    if (this.queue.length === 0) return;
+    const wait = this.opts.limiter.delay();
+    if (wait > 0) {
+      const held = this.opts.limiter.heldFor();
+      if (held > this.opts.maxFloodWaitMs) {
+        // A long ban: fail now rather than hold HTTP requests for minutes; nothing is sent.
+        const err = new ServerQueryFloodError(held);
+        for (const p of this.queue.splice(0)) p.reject(err);
+        return;
+      }
+      this.pumpTimer = setTimeout(() => {
+        this.pumpTimer = null;
+        this.pump();
+      }, wait);
+      return;
+    }
+    const next = this.queue.shift() as Pending;
     this.current = next;
-    this.socket?.write(`${next.line}\n`);
+    next.data = [];
+    next.attempts++;
+    this.opts.limiter.record();
+    this.transport.write(`${next.line}\n`);
+    this.commandTimer = setTimeout(() => {
+      this.commandTimer = null;
+      const err = new ServerQueryTimeoutError(next.name, this.opts.timeoutMs);
+      this.opts.log?.warn({ command: next.name, timeoutMs: this.opts.timeoutMs }, err.message);
+      this.reset(err);
+    }, this.opts.timeoutMs);
   }
 
   private onData(chunk: string): void {
@@ -184,18 +340,35 @@ export class ServerQueryConnection extends EventEmitter {
       if (line) this.onLine(line);
       nl = this.buffer.indexOf('\n');
     }
+    if (this.greeted && !this.ready) this.settle();
+  }
+
+  /** Over SSH: wait until nothing arrived for `settleMs`, dropping stray post-welcome lines. */
+  private settle(): void {
+    const settleMs = this.transport.authenticated ? (this.opts.settleMs ?? 150) : 0;
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    if (settleMs === 0) {
+      this.markReady();
+      return;
+    }
+    this.settleTimer = setTimeout(() => this.markReady(), settleMs);
+  }
+
+  private markReady(): void {
+    this.settleTimer = null;
+    if (this.ready || this.closed) return;
+    this.ready = true;
+    this.emit('ready');
+    this.pump();
   }
 
   private onLine(line: string): void {
     if (!this.greeted) {
-      // "TS3", then "Welcome to the TeamSpeak 3 ServerQuery interface, …": ready for commands.
-      if (line.startsWith('Welcome')) {
-        this.greeted = true;
-        this.emit('greeted');
-        this.pump();
-      }
+      // "TS3", then "Welcome to the TeamSpeak [3] ServerQuery interface, …".
+      if (line.startsWith('Welcome')) this.greeted = true;
       return;
     }
+    if (!this.ready) return; // stray lines right after an SSH welcome
     if (line.startsWith('notify')) {
       const space = line.indexOf(' ');
       const event = space === -1 ? line : line.slice(0, space);
@@ -208,18 +381,35 @@ export class ServerQueryConnection extends EventEmitter {
     if (line.startsWith('error ')) {
       const rec = parseRecords(line.slice(6))[0] ?? {};
       const id = Number(rec.id);
+      this.clearCommandTimer();
       this.current = null;
       if (id === 0) current.resolve(current.data);
       else if (id === 1281) current.resolve([]);
-      else current.reject(new ServerQueryError(id, rec.msg ?? ''));
+      else if (id === FLOOD_ERROR_ID)
+        this.onFlood(current, new ServerQueryError(id, rec.msg ?? '', rec.extra_msg));
+      else current.reject(new ServerQueryError(id, rec.msg ?? '', rec.extra_msg));
       this.pump();
       return;
     }
     current.data.push(...parseRecords(line));
   }
+
+  /** 524: send nothing until the ban ends; re-send the command then if that is soon enough. */
+  private onFlood(pending: Pending, err: ServerQueryError): void {
+    const waitMs = floodWaitSeconds(err) * 1000 + 100;
+    this.opts.limiter.hold(waitMs);
+    this.opts.log?.warn(
+      { command: pending.name, waitMs, serverMessage: err.message },
+      'TeamSpeak ServerQuery flood protection hit; holding every command until the ban ends',
+    );
+    if (waitMs <= this.opts.maxFloodWaitMs && pending.attempts < 3) this.queue.unshift(pending);
+    else pending.reject(new ServerQueryFloodError(waitMs));
+  }
 }
 
 export interface TeamSpeakOptions {
+  /** `raw` TCP (TS3 port 10011) or `ssh` (TS3 ≥ 3.3 and TS6, port 10022). Default raw. */
+  protocol?: 'raw' | 'ssh';
   host: string;
   port: number;
   username: string;
@@ -227,8 +417,22 @@ export interface TeamSpeakOptions {
   sid: number;
   nickname: string;
   keepaliveMs: number;
+  /** Per-command (and greeting) time-out; default 5000 ms. */
+  timeoutMs?: number;
+  /** openpug's address is on the server's query_ip_allowlist.txt: no client-side command limit. */
+  allowlisted?: boolean;
+  /** Client-side limit (default 10 commands per 3 s window, spaced over 3.3 s for jitter). */
+  floodCommands?: number;
+  floodWindowMs?: number;
+  /** SSH only: pinned host-key fingerprint `SHA256:…`. */
+  sshHostKey?: string;
+  /** `clientlist` is read at most once per this many ms (default 2000). */
+  clientListMinIntervalMs?: number;
   /** First reconnect delay; doubles up to 30 s. */
   reconnectMs?: number;
+  /** Over SSH: quiet time after the welcome before the first command (default 150 ms). */
+  settleMs?: number;
+  now?: () => number;
   log?: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -243,6 +447,8 @@ interface Client {
 
 export class TeamSpeakVoiceServer implements VoiceServer {
   readonly kind = 'teamspeak' as const;
+  /** Shared by every connection: the server counts commands per source address. */
+  readonly limiter: QueryLimiter;
   private conn: ServerQueryConnection | null = null;
   /** clid → client, for voice clients (client_type 0) only. */
   private clients = new Map<string, Client>();
@@ -253,10 +459,22 @@ export class TeamSpeakVoiceServer implements VoiceServer {
   private stopped = false;
   private readyWaiters: Array<() => void> = [];
   private isReady = false;
+  private listFetchedAt = Number.NEGATIVE_INFINITY;
+  private listInFlight: Promise<Map<string, Client>> | null = null;
+  private hostKeyLogged = false;
+  private readonly now: () => number;
+  private readonly timeoutMs: number;
 
   constructor(private readonly opts: TeamSpeakOptions) {
     this.presence = new PresenceEmitter(opts.log);
     this.reconnectDelay = opts.reconnectMs ?? 1_000;
+    this.now = opts.now ?? Date.now;
+    this.timeoutMs = opts.timeoutMs ?? 5_000;
+    this.limiter = new QueryLimiter(
+      opts.allowlisted ? Number.POSITIVE_INFINITY : (opts.floodCommands ?? 10),
+      opts.floodWindowMs ?? 3_300,
+      this.now,
+    );
   }
 
   /** Starts connecting in the background; a down TeamSpeak server never stops the app. */
@@ -279,20 +497,51 @@ export class TeamSpeakVoiceServer implements VoiceServer {
     this.conn = null;
   }
 
+  private transport(): QueryTransport {
+    const { opts } = this;
+    if (opts.protocol === 'ssh')
+      return new SshTransport({
+        host: opts.host,
+        port: opts.port,
+        username: opts.username,
+        password: opts.password,
+        hostKey: opts.sshHostKey,
+        connectTimeoutMs: this.timeoutMs,
+        onUnpinnedHostKey: (fingerprint) => {
+          if (this.hostKeyLogged) return;
+          this.hostKeyLogged = true;
+          opts.log?.warn(
+            { host: opts.host, fingerprint },
+            'TeamSpeak SSH host key not pinned; set TEAMSPEAK_SSH_HOST_KEY to this fingerprint to pin it',
+          );
+        },
+      });
+    return new RawTcpTransport(opts.host, opts.port, this.timeoutMs);
+  }
+
   private async connectOnce(): Promise<void> {
-    const conn = new ServerQueryConnection(this.opts.host, this.opts.port);
+    const conn = new ServerQueryConnection(this.transport(), {
+      timeoutMs: this.timeoutMs,
+      limiter: this.limiter,
+      maxFloodWaitMs: this.timeoutMs,
+      settleMs: this.opts.settleMs,
+      log: this.opts.log,
+    });
     try {
       await conn.connect();
       this.conn = conn;
       conn.on('notify', (event: string, record: QueryRecord) => this.onNotify(event, record));
       conn.on('close', () => this.onClosed(conn));
-      await conn.command('login', {
-        client_login_name: this.opts.username,
-        client_login_password: this.opts.password,
-      });
+      // Over SSH the session is already logged in as the SSH user.
+      if (!conn.transport.authenticated)
+        await conn.command('login', {
+          client_login_name: this.opts.username,
+          client_login_password: this.opts.password,
+        });
       await conn.command('use', { sid: this.opts.sid });
       await conn.command('clientupdate', { client_nickname: this.opts.nickname }).catch(() => undefined);
       await conn.command('servernotifyregister', { event: 'server' });
+      // A new session starts from an empty view: read it now (still through the limiter).
       await this.refresh();
       this.reconnectDelay = this.opts.reconnectMs ?? 1_000;
       if (this.keepalive) clearInterval(this.keepalive);
@@ -304,9 +553,14 @@ export class TeamSpeakVoiceServer implements VoiceServer {
       }
       this.isReady = true;
       for (const w of this.readyWaiters.splice(0)) w();
-      this.opts.log?.info({ host: this.opts.host }, 'connected to TeamSpeak ServerQuery');
+      this.opts.log?.info(
+        { host: this.opts.host, protocol: conn.transport.protocol },
+        'connected to TeamSpeak ServerQuery',
+      );
     } catch (err) {
-      this.opts.log?.warn({ err }, 'TeamSpeak ServerQuery connection failed');
+      if (err instanceof HostKeyMismatchError)
+        this.opts.log?.error({ err }, 'TeamSpeak SSH host key mismatch: not connecting');
+      else this.opts.log?.warn({ err }, 'TeamSpeak ServerQuery connection failed');
       conn.close();
       if (this.conn === conn) this.conn = null;
       this.scheduleReconnect();
@@ -327,7 +581,8 @@ export class TeamSpeakVoiceServer implements VoiceServer {
 
   private scheduleReconnect(): void {
     if (this.stopped || this.reconnectTimer) return;
-    const delay = this.reconnectDelay;
+    // Never knock while a flood ban lasts: connecting again does not lift it.
+    const delay = Math.max(this.reconnectDelay, this.limiter.heldFor());
     this.reconnectDelay = Math.min(this.reconnectDelay * 2, 30_000);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
@@ -342,10 +597,36 @@ export class TeamSpeakVoiceServer implements VoiceServer {
     return m;
   }
 
+  /**
+   * The connected clients: the cached map (kept current by notifications) when the last
+   * `clientlist` is younger than the minimum interval, else one `clientlist` shared by every caller.
+   * `fresh` asks for a new read, waiting for the next allowed moment if needed.
+   */
+  private clientMap(fresh: boolean): Promise<Map<string, Client>> {
+    if (this.listInFlight) return this.listInFlight;
+    if (!this.conn)
+      return Promise.reject(new ServerQueryClosedError('TeamSpeak ServerQuery is not connected'));
+    const minInterval = this.opts.clientListMinIntervalMs ?? 2_000;
+    const age = this.now() - this.listFetchedAt;
+    if (!fresh && age < minInterval && this.isReady) return Promise.resolve(this.clients);
+    const wait = Math.max(0, minInterval - age);
+    const run = async () => {
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      return this.refresh();
+    };
+    const p = run().finally(() => {
+      if (this.listInFlight === p) this.listInFlight = null;
+    });
+    this.listInFlight = p;
+    return p;
+  }
+
   /** Re-reads the client list and reports the difference as presence events. */
   private async refresh(): Promise<Map<string, Client>> {
-    if (!this.conn) throw new Error('TeamSpeak ServerQuery is not connected');
-    const rows = await this.conn.command('clientlist', {}, ['uid']);
+    const conn = this.conn;
+    if (!conn) throw new ServerQueryClosedError('TeamSpeak ServerQuery is not connected');
+    this.listFetchedAt = this.now();
+    const rows = await conn.command('clientlist', {}, ['uid']);
     const before = this.onlineIdentities();
     const next = new Map<string, Client>();
     for (const r of rows) {
@@ -376,8 +657,14 @@ export class TeamSpeakVoiceServer implements VoiceServer {
     }
   }
 
+  private unavailable(err: unknown): never {
+    if (err instanceof VoiceIdentityNotConnectedError || err instanceof VoiceServerUnavailableError)
+      throw err;
+    throw new VoiceServerUnavailableError(err instanceof Error ? err.message : String(err), { cause: err });
+  }
+
   async listClients(): Promise<VoiceIdentity[]> {
-    const clients = await this.refresh();
+    const clients = await this.clientMap(false).catch((err) => this.unavailable(err));
     const seen = new Map<string, string>();
     for (const c of clients.values()) if (!seen.has(c.uid)) seen.set(c.uid, c.name);
     return [...seen].map(([id, name]) => ({ id, name }));
@@ -388,11 +675,27 @@ export class TeamSpeakVoiceServer implements VoiceServer {
   }
 
   async sendPrivateMessage(id: string, text: string): Promise<void> {
-    const clients = await this.refresh();
-    const clids = [...clients].filter(([, c]) => c.uid === id).map(([clid]) => clid);
-    if (clids.length === 0 || !this.conn) throw new VoiceIdentityNotConnectedError(id);
-    for (const clid of clids) {
-      await this.conn.command('sendtextmessage', { targetmode: 1, target: clid, msg: text });
+    try {
+      const clidsOf = (clients: Map<string, Client>) =>
+        [...clients].filter(([, c]) => c.uid === id).map(([clid]) => clid);
+      let clids = clidsOf(await this.clientMap(false));
+      // Not in the cached view: one fresh read (at the next allowed moment) before giving up.
+      if (clids.length === 0) clids = clidsOf(await this.clientMap(true));
+      const conn = this.conn;
+      if (clids.length === 0 || !conn) throw new VoiceIdentityNotConnectedError(id);
+      let delivered = 0;
+      for (const clid of clids) {
+        try {
+          await conn.command('sendtextmessage', { targetmode: 1, target: clid, msg: text });
+          delivered++;
+        } catch (err) {
+          // 512 "invalid clientID": that client left in the meantime.
+          if (!(err instanceof ServerQueryError && err.id === 512)) throw err;
+        }
+      }
+      if (delivered === 0) throw new VoiceIdentityNotConnectedError(id);
+    } catch (err) {
+      this.unavailable(err);
     }
   }
 

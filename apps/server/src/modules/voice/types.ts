@@ -1,10 +1,11 @@
 /**
  * The voice-server interface (TeamSpeak): who is connected, private bot messages and presence.
- * Two implementations: `TeamSpeakVoiceServer` (ServerQuery over TCP, when TEAMSPEAK_HOST is set)
+ * Two implementations: `TeamSpeakVoiceServer` (ServerQuery over raw TCP or SSH, when TEAMSPEAK_HOST is set)
  * and `SimulatedVoiceServer` (embedded default; identities connect through the dev tools and the
  * bot's messages land in the dev outbox). The chosen one is `ctx.voice`.
  */
 import type { VoiceIdentity } from '@openpug/shared';
+import { AppError } from '../../lib/errors';
 
 export type { VoiceIdentity };
 
@@ -18,6 +19,18 @@ export interface VoicePresenceEvent {
 export class VoiceIdentityNotConnectedError extends Error {
   constructor(readonly identityId: string) {
     super(`voice identity ${identityId} is not connected`);
+  }
+}
+
+/**
+ * The voice server could not answer (not connected, a command timed out, flood back-off): a 503
+ * with its own catalogue key; `message` says why for the log.
+ */
+export class VoiceServerUnavailableError extends AppError {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(503, 'VOICE_SERVER_UNAVAILABLE');
+    this.message = `voice server unavailable: ${reason}`;
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 
