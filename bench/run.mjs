@@ -9,6 +9,7 @@ ensureBuilt();
 const only = process.argv.slice(2);
 const benches = [
   ['landing-size', ['node', 'bench/landing-size.mjs']],
+  ['landing-wire', ['node', 'bench/landing-wire.mjs']],
   ['startup', ['node', 'bench/startup.mjs']],
   ['chat-chunk', ['node', 'bench/chat-chunk.mjs', 'apps/web/dist']],
   ['queue', ['node', '--import', 'tsx', 'bench/queue-bench.ts']],

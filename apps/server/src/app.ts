@@ -39,7 +39,7 @@ import { usersRoutes } from './modules/users/routes';
 import { createVoiceServer, voiceModule } from './modules/voice';
 import { whatsAppModule } from './modules/whatsapp/routes';
 import { createRealtime, useRedisAdapter } from './realtime/hub';
-import { defaultWebDist, installSecurityHeaders, serveWeb } from './web';
+import { defaultWebDist, installCompression, installSecurityHeaders, serveWeb } from './web';
 
 export interface BuildOptions {
   /** Logger setting for Fastify; tests pass false. */
@@ -82,6 +82,7 @@ export async function buildApp(
   installErrorHandling(app);
   refuseNulCharacters(app);
   await installSecurityHeaders(app, base.config);
+  await installCompression(app);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   // A token verifies only while its session generation is the account's current one: a password
