@@ -9,7 +9,6 @@ import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeCs2Server } from '../../../test/fakes/cs2-server';
 import {
   bearer,
   connectSocket,
@@ -25,16 +24,18 @@ import { inTransaction, jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { matches, matchPlayers } from '../matches/schema';
 import { ALLOCATE_JOB, BAN_JOB, cancelMatch, PICK_JOB, STALE_JOB } from '../matches/service';
+import { SERIES_END_TAIL_MS } from './ingest';
 import { bookServer, leaseOfMatch, releaseLease } from './leases';
 import { MATCHZY_LOAD_JOB, MatchzyProvider } from './matchzy-provider';
 import { providerOf, setProvider } from './routes';
+import { FakeMatchzyServer } from './testing/fake-matchzy';
 
 const RCON_PASSWORD = 'rcon-pw';
 const LIVE_TIMEOUT_MS = 600_000;
 const STALE_TIMEOUT_MS = 1_200_000;
 const clock = manualClock();
 let t: TestApp;
-let fake: FakeCs2Server;
+let fake: FakeMatchzyServer;
 let publicUrl: string;
 let steamSeq = 0;
 
@@ -172,7 +173,7 @@ async function roundEnd(matchId: string, round: number, score: [number, number],
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  fake = await new FakeCs2Server(RCON_PASSWORD).listen();
+  fake = await new FakeMatchzyServer(RCON_PASSWORD).listen();
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   env = {
@@ -218,14 +219,14 @@ describe('MatchZy provider', () => {
     const secret = m.serverSecret as string;
     const eventsUrl = `${publicUrl}/api/gameservers/events/${matchId}`;
     const configUrl = `${publicUrl}/api/gameservers/config/${matchId}`;
+    // No remote-log cvars before the load: a load replaces them (MatchManagement.cs:283); the
+    // config's cvars set them (MatchManagement.cs:317, 359).
     expect(fake.commands).toEqual([
       'get5_status',
-      `matchzy_remote_log_url "${eventsUrl}"`,
-      'matchzy_remote_log_header_key "Authorization"',
-      `matchzy_remote_log_header_value "Bearer ${secret}"`,
       `matchzy_loadmatch_url "${configUrl}" "Authorization" "Bearer ${secret}"`,
       'get5_status',
     ]);
+    expect(fake.remoteLog).toEqual({ url: eventsUrl, key: 'Authorization', value: `Bearer ${secret}` });
     expect(fake.configFetches).toEqual([
       { url: configUrl, headers: { Authorization: `Bearer ${secret}` }, status: 200 },
     ]);
@@ -241,7 +242,7 @@ describe('MatchZy provider', () => {
       clinch_series: true,
       wingman: false,
       players_per_team: 5,
-      min_players_to_ready: 10,
+      min_players_to_ready: 5, // per team (ReadySystem.cs:71)
       team1: { name: m.teamOneName, players: roster('teamOne') },
       team2: { name: m.teamTwoName, players: roster('teamTwo') },
       spectators: { players: {} },
@@ -252,7 +253,7 @@ describe('MatchZy provider', () => {
       },
     });
     expect(Object.keys(roster('teamOne'))).toHaveLength(5);
-    expect(fake.matchid).toBe(String(gameMatchId));
+    expect(fake.matchid).toBe(gameMatchId);
     // Players see the server to connect to.
     const mine = await t.app.inject({
       method: 'GET',
@@ -286,7 +287,7 @@ describe('MatchZy provider', () => {
     expect((await matchRow(matchId)).cancelReason).toBe('SERVER_UNAVAILABLE');
     expect(await leaseOfMatch(t.app.ctx.db, matchId)).toBeNull();
     expect(fake.commands.length).toBe(before); // the busy server was not touched
-    expect(fake.matchid).toBe(String((await leaseOfMatch(t.app.ctx.db, first.matchId))?.gameMatchId));
+    expect(fake.matchid).toBe((await leaseOfMatch(t.app.ctx.db, first.matchId))?.gameMatchId);
   });
 
   it('MatchZy events with the numeric matchid play the match to the end, with Elo, and free the server', async () => {
@@ -345,8 +346,12 @@ describe('MatchZy provider', () => {
         kills: row?.team === 'teamOne' ? 13 : 3,
       });
     }
-    // Released once the result was in; MatchZy's own post-game is left alone (no get5_endmatch).
-    expect((await leaseOfMatch(t.app.ctx.db, matchId))?.releasedAt).not.toBeNull();
+    // Released shortly after MatchZy's series_end followed the result (the secret is valid until
+    // then); MatchZy's own post-game is left alone (no get5_endmatch).
+    expect((await leaseOfMatch(t.app.ctx.db, matchId))?.releasedAt).toBeNull();
+    clock.advance(SERIES_END_TAIL_MS);
+    await jobsOf(t.app.ctx).runDue();
+    await expect.poll(async () => (await leaseOfMatch(t.app.ctx.db, matchId))?.releasedAt).not.toBeNull();
     expect(fake.commands.at(-1)).toBe('get5_status');
     expect(fake.commands).not.toContain('get5_endmatch');
     // Finished: the stale deadline is off; the silence after the game cancels nothing.
@@ -367,7 +372,7 @@ describe('MatchZy provider', () => {
     await expect.poll(() => fake.gamestate).toBe('warmup');
     await expect.poll(() => fake.commands.at(-1)).toBe('get5_status'); // the load confirmed
     const lease = await leaseOfMatch(t.app.ctx.db, matchId);
-    expect(fake.matchid).toBe(String(lease?.gameMatchId));
+    expect(fake.matchid).toBe(lease?.gameMatchId);
     expect(lease?.gameMatchId).not.toBe((await leaseOfMatch(t.app.ctx.db, first.matchId))?.gameMatchId);
     expect(fake.commands.slice(before, before + 2)).toEqual(['get5_status', 'get5_endmatch']);
 
@@ -461,7 +466,7 @@ describe('MatchZy provider', () => {
       other = await createTestApp({ clock, env, database: t.database });
       await other.app.ready();
       await expect.poll(() => fake.gamestate).toBe('warmup');
-      expect(fake.matchid).toBe(String(lease?.gameMatchId));
+      expect(fake.matchid).toBe(lease?.gameMatchId);
       expect(fake.configFetches.at(-1)?.status).toBe(200);
       await expect
         .poll(async () => (await jobRow(`${MATCHZY_LOAD_JOB}:${matchId}:2`))?.claimedBy)

@@ -1,29 +1,38 @@
 /**
  * The production game-server provider (GAME_SERVER_PROVIDER=matchzy): CS2 servers from the pool
  * (CS2_SERVERS) running the MatchZy plugin, driven over RCON; MatchZy posts its events to our
- * webhook.
+ * webhook. Followed against MatchZy's source (shobhit-pathak/MatchZy ef289d5, 0.8.15).
  *
- * allocate (inside the allocation transaction): books the first free pool server in the lease
- * table (which also gives the match its numeric MatchZy id), then over RCON checks MatchZy answers
- * (`get5_status`), ends a leftover match, and points the remote log (event webhook) at the match's
- * events URL with `Authorization: Bearer <secret>`. A server that does not answer or refuses the
- * password is skipped; none left → the allocation throws and the match is cancelled.
+ * No RCON (or any other network call) runs inside a database transaction: on PGlite every other
+ * query waits for an open transaction, so one silent CS2 server would stall the whole site.
  *
- * Then the persisted job `gameserver.matchzy-load`, scheduled in the allocation transaction and due
- * at once: `matchzy_loadmatch_url "<config URL>" "Authorization" "Bearer <secret>"` makes the
- * server fetch the match config (it must see the committed secret, hence after commit), and
- * `get5_status` confirms the match is loaded; if not, the match is cancelled (SERVER_UNAVAILABLE)
- * and the server freed. Being a job, the load survives a crash or restart after the allocation.
+ * allocate (inside the allocation transaction, database only): books the first free pool server
+ * in the lease table (which also gives the match its numeric MatchZy id) and schedules the
+ * persisted job `gameserver.matchzy-load`, due at once.
  *
- * release (on `match.ended`): ends the match on the server if it is still running there (not
- * after MatchZy's own series end, which keeps the post-game and demo upload going), then frees
- * the lease.
+ * The load job (key `<matchId>:<attempt>`) commits first, then over RCON: `get5_status`; a match
+ * of ours already there is confirmed as is; a leftover match is ended (`get5_endmatch`, refused
+ * by MatchZy in practice mode, ConsoleCommands.cs:469); then `matchzy_loadmatch_url "<config
+ * URL>" "Authorization" "Bearer <secret>"` makes the server fetch the match config, whose cvars
+ * point MatchZy's remote log at our webhook (a load replaces every MatchZy setting made before
+ * it, MatchManagement.cs:283, and applies the config's cvars, :317 and :359). `get5_status` then
+ * confirms the load. A server on another map changes level right after the load
+ * (MatchManagement.cs:342-349) and does not answer RCON meanwhile: the checks reconnect, and a
+ * server that stays silent is asked again by the next attempt — only a server that answers without
+ * our match, or running out of attempts, cancels the match (SERVER_UNAVAILABLE). A server that
+ * cannot be reached or logged into before the load is given up for the next free pool server.
+ *
+ * release (on `match.ended`): a cancelled match is ended on the server at once (if still running
+ * there) and its lease freed. A finished match keeps its lease — and with it its webhook secret —
+ * until MatchZy's series_end (posted two seconds after map_result, MatchManagement.cs:604-606) or
+ * CS2_RELEASE_GRACE_MS later (job `gameserver.matchzy-release`), leaving MatchZy's post-game and
+ * demo upload alone.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
-import { cancelMatchTx, loadMatch } from '../matches/service';
+import { cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import type { MatchRow, PlayerRow } from '../matches/state';
 import { bookServer, deleteLease, leaseOfMatch, openLeases, releaseLease } from './leases';
 import { type Get5Status, get5StatusSchema, type MatchzyMatchConfig } from './matchzy';
@@ -34,7 +43,7 @@ import {
   type GameServerProvider,
   gameServerUrls,
 } from './provider';
-import { quoteArg, type RconClient, withRcon } from './rcon';
+import { quoteArg, RconClient, withRcon } from './rcon';
 
 export interface MatchzyProviderOptions {
   /** RCON connect/login and per-command limit (ms). */
@@ -45,6 +54,7 @@ export interface MatchzyProviderOptions {
 }
 
 export const MATCHZY_LOAD_JOB = 'gameserver.matchzy-load';
+export const MATCHZY_RELEASE_JOB = 'gameserver.matchzy-release';
 /** Load attempts per match; a further attempt only follows a crash or restart during a load. */
 const LOAD_ATTEMPTS = 3;
 
@@ -104,13 +114,20 @@ export function buildMatchConfig(
     clinch_series: true,
     wingman: false,
     players_per_team: Math.max(Object.keys(team1).length, Object.keys(team2).length),
-    min_players_to_ready: Object.keys(team1).length + Object.keys(team2).length,
+    // Per team (ReadySystem.cs:32-57, 71: each team is ready with this many ready players).
+    min_players_to_ready: Math.min(Object.keys(team1).length, Object.keys(team2).length),
     team1: { name: match.teamOneName, players: team1 },
     team2: { name: match.teamTwoName, players: team2 },
     spectators: { players: {} },
     cvars,
   };
 }
+
+/** How a load ended: loaded; the server answered without our match; it could not be reached. */
+type LoadOutcome =
+  | { kind: 'loaded' }
+  | { kind: 'refused'; why: string }
+  | { kind: 'unreachable'; why: string; beforeLoad: boolean };
 
 export class MatchzyProvider implements GameServerProvider {
   readonly name = 'matchzy';
@@ -137,54 +154,43 @@ export class MatchzyProvider implements GameServerProvider {
     };
   }
 
-  async allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer> {
+  /** Books the first free pool server (not `exclude`), freeing leases whose match is over. */
+  private async book(tx: Db, matchId: string, exclude?: string): Promise<Cs2Server | null> {
     const busy = new Set<string>();
     for (const lease of await openLeases(tx)) {
-      // A lease whose match is over was not released (a crash, or a cancellation elsewhere):
-      // the server is free again; a match left on it is ended below before the new one loads.
+      // A lease whose match is over was not released (a crash, the release grace, a cancellation
+      // elsewhere): the server is free again; a match left on it is ended before the next load.
       const found = await loadMatch(tx, lease.matchId);
       if (found?.match.status === 'active') busy.add(lease.server);
       else await releaseLease(tx, lease.gameMatchId, this.ctx.clock.now());
     }
-    const failures: string[] = [];
     for (const server of this.servers.values()) {
-      if (busy.has(server.id)) continue;
-      const lease = await bookServer(tx, req.matchId, server.id, this.ctx.clock.now());
-      if (!lease) continue; // booked meanwhile by another instance
-      try {
-        await withRcon(this.rcon(server), async (rcon) => {
-          if ((await status(rcon)).gamestate !== 'none') await rcon.command('get5_endmatch');
-          for (const [cvar, value] of Object.entries(remoteLogCvars(req.eventsUrl, req.secret)))
-            await rcon.command(`${cvar} ${quoteArg(value)}`);
-        });
-      } catch (err) {
-        failures.push(`${server.id}: ${(err as Error).message}`);
-        await deleteLease(tx, lease.gameMatchId);
-        continue;
-      }
-      await jobsOf(this.ctx).schedule(tx, after, MATCHZY_LOAD_JOB, `${req.matchId}:1`, this.ctx.clock.now());
-      return { connect: server.connect, gotv: server.gotv };
+      if (busy.has(server.id) || server.id === exclude) continue;
+      if (await bookServer(tx, matchId, server.id, this.ctx.clock.now())) return server;
+      // booked meanwhile by another instance
     }
-    throw new GameServerUnavailableError(
-      failures.length > 0
-        ? `no CS2 server took the match (${failures.join('; ')})`
-        : 'every CS2 server is busy',
-    );
+    return null;
+  }
+
+  async allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer> {
+    const server = await this.book(tx, req.matchId);
+    if (!server) throw new GameServerUnavailableError('every CS2 server is busy');
+    await jobsOf(this.ctx).schedule(tx, after, MATCHZY_LOAD_JOB, `${req.matchId}:1`, this.ctx.clock.now());
+    return { connect: server.connect, gotv: server.gotv };
   }
 
   /** The longest one load can take: connect, login, the load command, the status checks and pauses. */
   private loadBudgetMs(): number {
-    return this.options.timeoutMs * (this.loadChecks + 3) + this.loadCheckIntervalMs * this.loadChecks;
+    return this.options.timeoutMs * (2 * this.loadChecks + 4) + this.loadCheckIntervalMs * this.loadChecks;
   }
 
   /**
    * Job `gameserver.matchzy-load` (key `<matchId>:<attempt>`): the booked server loads the match.
-   * The RCON work runs after this job's commit, because the server fetches the config from us
-   * while it loads (on PGlite every query waits for an open transaction). So that a crash during
-   * the load is not the end of it, the next attempt is scheduled first, one load budget later,
-   * and called off once the load succeeded or failed; after a crash whichever instance picks it
-   * up loads again (a match already loaded there is confirmed by get5_status). A failed load, or
-   * no attempt left, cancels the match, which frees the server (match.ended → release).
+   * The RCON work runs after this job's commit (the server fetches the config from us while it
+   * loads, and no network call may hold a transaction open). So that a crash during the load is
+   * not the end of it, the next attempt is scheduled first, one load budget later, and called off
+   * once the load succeeded or failed; a server that went silent (a slow map change) leaves it
+   * pending. A failed load, or no attempt left, cancels the match, which frees the server.
    */
   async loadJob(tx: Db, after: After, matchId: string, attempt: number): Promise<void> {
     const match = (await loadMatch(tx, matchId))?.match;
@@ -205,45 +211,139 @@ export class MatchzyProvider implements GameServerProvider {
     const { configUrl } = gameServerUrls(this.ctx.config.PUBLIC_URL, matchId);
     const secret = match.serverSecret;
     after.add(async () => {
-      let loaded = true;
-      try {
-        await this.load(server, lease.gameMatchId, configUrl, secret);
-      } catch (err) {
-        loaded = false;
-        logOf(this.ctx).error({ err, server: server.id, matchId }, 'CS2 server did not load the match');
-      }
+      const outcome = await this.load(server, lease.gameMatchId, configUrl, secret);
+      if (outcome.kind !== 'loaded')
+        logOf(this.ctx).error(
+          { server: server.id, matchId, attempt, outcome },
+          'CS2 server did not load the match',
+        );
+      if (outcome.kind === 'unreachable' && !outcome.beforeLoad) return; // the next attempt asks again
       await inTransaction(
         this.ctx.db,
         async (tx2, after2) => {
           await jobs.cancel(tx2, after2, MATCHZY_LOAD_JOB, next);
-          if (!loaded) await cancelMatchTx(this.ctx, tx2, after2, matchId, 'SERVER_UNAVAILABLE');
+          if (outcome.kind === 'loaded') return;
+          if (outcome.kind === 'unreachable' && attempt < LOAD_ATTEMPTS) {
+            // Never reached: the match moves to the next free pool server, if there is one.
+            const found = await loadMatch(tx2, matchId, true);
+            const current = await leaseOfMatch(tx2, matchId);
+            if (found?.match.status === 'active' && current?.gameMatchId === lease.gameMatchId) {
+              await deleteLease(tx2, lease.gameMatchId);
+              const other = await this.book(tx2, matchId, server.id);
+              if (other) {
+                await setServer(this.ctx, tx2, after2, matchId, {
+                  provider: this.name,
+                  connect: other.connect,
+                  gotv: other.gotv,
+                  secret,
+                });
+                await jobs.reschedule(tx2, after2, MATCHZY_LOAD_JOB, next, this.ctx.clock.now());
+                return;
+              }
+            }
+          } else if (outcome.kind === 'unreachable') {
+            await deleteLease(tx2, lease.gameMatchId);
+          }
+          await cancelMatchTx(this.ctx, tx2, after2, matchId, 'SERVER_UNAVAILABLE');
         },
         logOf(this.ctx),
       );
     });
   }
 
-  /** The server loads the match config; throws unless get5_status then shows the match. */
+  /** get5_status on a fresh connection; null when the server cannot be reached right now. */
+  private async statusOnce(server: Cs2Server): Promise<Get5Status | null> {
+    try {
+      return await withRcon(this.rcon(server), status);
+    } catch (err) {
+      if (err instanceof GameServerUnavailableError) throw err;
+      return null;
+    }
+  }
+
+  /** The server loads the match config (see loadJob); never throws. */
   private async load(
     server: Cs2Server,
     gameMatchId: number,
     configUrl: string,
     secret: string,
-  ): Promise<void> {
-    await withRcon(this.rcon(server), async (rcon) => {
-      const answer = await rcon.command(
-        `matchzy_loadmatch_url ${quoteArg(configUrl)} "Authorization" ${quoteArg(`Bearer ${secret}`)}`,
-      );
-      for (let i = 0; i < this.loadChecks; i++) {
-        const s = await status(rcon);
-        if (s.gamestate !== 'none' && Number(s.matchid) === gameMatchId) return;
-        if (i < this.loadChecks - 1) await sleep(this.loadCheckIntervalMs);
+  ): Promise<LoadOutcome> {
+    const ours = (s: Get5Status | null) => !!s && s.gamestate !== 'none' && Number(s.matchid) === gameMatchId;
+    let answer = '';
+    let sent = false;
+    try {
+      const connected = await RconClient.connect(this.rcon(server));
+      try {
+        const first = await status(connected);
+        if (ours(first)) return { kind: 'loaded' };
+        if (first.gamestate !== 'none') {
+          const ended = await connected.command('get5_endmatch');
+          const after = await status(connected);
+          if (after.gamestate !== 'none')
+            return { kind: 'refused', why: `a match is left on the server: ${ended.trim().slice(0, 200)}` };
+        }
+        sent = true;
+        answer = await connected.command(
+          `matchzy_loadmatch_url ${quoteArg(configUrl)} "Authorization" ${quoteArg(`Bearer ${secret}`)}`,
+        );
+        const s = await status(connected);
+        if (ours(s)) return { kind: 'loaded' };
+      } finally {
+        connected.close();
       }
-      throw new GameServerUnavailableError(`MatchZy did not load the match: ${answer.trim().slice(0, 200)}`);
-    });
+    } catch (err) {
+      // Before the load: an unreachable server, a refused password, no MatchZy. After it: most
+      // likely the map change that follows a load, which drops RCON for a while.
+      if (!sent) return { kind: 'unreachable', why: (err as Error).message, beforeLoad: true };
+    }
+    let reached = false;
+    for (let i = 0; i < this.loadChecks; i++) {
+      await sleep(this.loadCheckIntervalMs);
+      let s: Get5Status | null = null;
+      try {
+        s = await this.statusOnce(server);
+      } catch {
+        s = null;
+      }
+      if (ours(s)) return { kind: 'loaded' };
+      if (s) reached = true;
+    }
+    return reached
+      ? { kind: 'refused', why: `MatchZy did not load the match: ${answer.trim().slice(0, 200)}` }
+      : { kind: 'unreachable', why: 'the server did not answer after the load', beforeLoad: false };
   }
 
   async release(matchId: string): Promise<void> {
+    const lease = await leaseOfMatch(this.ctx.db, matchId);
+    if (!lease || lease.releasedAt !== null) return;
+    const found = await loadMatch(this.ctx.db, matchId);
+    if (found?.match.status === 'finished' && this.ctx.config.CS2_RELEASE_GRACE_MS > 0) {
+      // MatchZy still posts series_end (and maybe the last round's stats) after the result.
+      await inTransaction(
+        this.ctx.db,
+        (tx, after) =>
+          jobsOf(this.ctx).schedule(
+            tx,
+            after,
+            MATCHZY_RELEASE_JOB,
+            matchId,
+            this.ctx.clock.now() + this.ctx.config.CS2_RELEASE_GRACE_MS,
+          ),
+        logOf(this.ctx),
+      );
+      return;
+    }
+    await this.releaseNow(matchId);
+  }
+
+  /** Job `gameserver.matchzy-release` (key: match id): the grace after a result is over. */
+  async releaseJob(tx: Db, after: After, matchId: string): Promise<void> {
+    const lease = await leaseOfMatch(tx, matchId);
+    if (lease?.releasedAt === null) after.add(() => this.releaseNow(matchId));
+  }
+
+  /** Ends the match on the server if it still runs there (not MatchZy's own post-game), frees the lease. */
+  async releaseNow(matchId: string): Promise<void> {
     const lease = await leaseOfMatch(this.ctx.db, matchId);
     if (!lease || lease.releasedAt !== null) return;
     const server = this.servers.get(lease.server);
@@ -256,7 +356,7 @@ export class MatchzyProvider implements GameServerProvider {
           if (running) await rcon.command('get5_endmatch');
         });
       } catch (err) {
-        // Freed anyway: the next allocation on this server ends whatever is left there.
+        // Freed anyway: the next load on this server ends whatever is left there.
         logOf(this.ctx).error(
           { err, server: server.id, matchId },
           'could not end the match on the CS2 server',

@@ -2,6 +2,13 @@
  * MatchZy (Get5-compatible) event payloads we consume: going_live, round_end (team scores and
  * per-player cumulative stats), map_result and series_end. Other events are accepted and ignored.
  * `team1` is our team one, `team2` team two (that is how rosters are handed to the server).
+ *
+ * Read against MatchZy's source (shobhit-pathak/MatchZy ef289d5, 0.8.15), the `winner` objects do
+ * not say what their names suggest: `winner.side` is the CS team number ("2" T, "3" CT), and
+ * `winner.team` of round_end and map_result is the team LEADING the map (`t1score > t2score ?
+ * "team1" : "team2"`, Utility.cs:1059 and :876) — "team2" on a level score. The round's winner
+ * comes from the score change, the map's from its final score; series_end says "none" for a draw
+ * (MatchManagement.cs:591). map_result's players list is always empty (Utility.cs:877-878).
  */
 import { z } from 'zod';
 
@@ -44,7 +51,10 @@ export const roundEndSchema = z.looseObject({
   event: z.literal('round_end'),
   matchid: id,
   map_number: int.default(0),
+  /** t1score + t2score after the round (Utility.cs:1065, 1026): a drawn round repeats the number. */
   round_number: z.coerce.number().int().min(1),
+  /** CS RoundEndReason (Events.cs:151, Utility.cs:1066): 10 draw, 17 / 18 a side surrendered. */
+  reason: z.coerce.number().int().optional(),
   winner: matchzyWinnerSchema.optional(),
   team1: matchzyTeamSchema,
   team2: matchzyTeamSchema,
@@ -97,9 +107,15 @@ export const matchzyMatchConfigSchema = z.object({
 });
 export type MatchzyMatchConfig = z.infer<typeof matchzyMatchConfigSchema>;
 
-/** `get5_status`'s answer (MatchZy implements it): `gamestate` is "none" while no match is loaded. */
+/**
+ * `get5_status`'s answer (G5API.cs:95-170): `gamestate` is "none" while no match is set up, and
+ * then `matchid` is null (a `long?` left unset, G5API.cs:25 and :117-122; .NET writes nulls).
+ */
 export const get5StatusSchema = z.looseObject({
   gamestate: z.string(),
-  matchid: id,
+  matchid: id
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
 });
 export type Get5Status = z.infer<typeof get5StatusSchema>;

@@ -5,7 +5,6 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeCs2Server } from '../../../test/fakes/cs2-server';
 import {
   encodePacket,
   PacketDecoder,
@@ -17,6 +16,7 @@ import {
   SERVERDATA_RESPONSE_VALUE,
   withRcon,
 } from './rcon';
+import { FakeMatchzyServer } from './testing/fake-matchzy';
 
 describe('RCON packet codec', () => {
   it('encodes size, id, type, body and the two closing NULs, little-endian', () => {
@@ -73,11 +73,11 @@ describe('RCON client against a fake CS2 server', () => {
     while (cleanup.length) await cleanup.pop()?.();
   });
   const fake = async (style: 'csgo' | 'cs2' = 'csgo') => {
-    const f = await new FakeCs2Server('s3cret', style).listen();
+    const f = await new FakeMatchzyServer('s3cret', style).listen();
     cleanup.push(() => f.close());
     return f;
   };
-  const options = (f: FakeCs2Server, password = 's3cret') => ({
+  const options = (f: FakeMatchzyServer, password = 's3cret') => ({
     host: '127.0.0.1',
     port: f.port,
     password,
@@ -122,6 +122,26 @@ describe('RCON client against a fake CS2 server', () => {
     ]);
     expect(answers[0]).toBe('a\n');
     expect(JSON.parse(answers[1])).toMatchObject({ gamestate: 'none' });
+  });
+
+  it('CS2 answers a command that prints nothing with nothing at all: the echoed end marker ends it', async () => {
+    const f = await fake('cs2');
+    const started = Date.now();
+    const answers = await withRcon({ ...options(f), timeoutMs: 5_000, quietMs: 4_000 }, async (rcon) => [
+      await rcon.command('matchzy_remote_log_url "http://x/events"'),
+      await rcon.command('matchzy_remote_log_header_key "Authorization"'),
+      await rcon.command('echo still in step'),
+    ]);
+    expect(answers).toEqual(['', '', 'still in step\n']);
+    // Neither the quiet period nor the timeout was waited for.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(f.remoteLog.url).toBe('http://x/events');
+    expect(f.commands).toEqual([
+      'matchzy_remote_log_url "http://x/events"',
+      'matchzy_remote_log_header_key "Authorization"',
+      'echo still in step',
+    ]);
+    expect(f.markers).toBe(3);
   });
 
   it('times out when the server stops answering, at login and after it', async () => {

@@ -7,11 +7,14 @@
  * password (CS:GO sends an empty RESPONSE_VALUE first; CS2 does not). Commands go out as
  * SERVERDATA_EXECCOMMAND (2) and come back as one or more SERVERDATA_RESPONSE_VALUE (0) packets.
  *
- * The protocol does not say where a long, split answer ends, so after each command the client
- * sends an empty RESPONSE_VALUE with the next id: the server answers requests in order and
- * mirrors that packet, so everything that arrived before the mirror is the whole answer. A server
- * that does not mirror (CS2 sends single-packet answers) is covered by a short quiet period after
- * the last packet. One command is in flight at a time per connection.
+ * The protocol does not say where a long, split answer ends, and CS2 neither mirrors the empty
+ * RESPONSE_VALUE end marker CS:GO echoed nor answers a command that prints nothing (setting a cvar,
+ * most of MatchZy's commands when they succeed). So after each command the client sends
+ * `echo <marker>` with the next id: the console runs commands in order, so once the marker's
+ * answer arrives, everything that arrived before it with the command's id is the whole answer
+ * (possibly nothing). Should a server not answer the marker, a short quiet period after the
+ * command's last packet ends the answer; a server that answers neither times out. One command is
+ * in flight at a time per connection.
  */
 import net from 'node:net';
 
@@ -22,6 +25,8 @@ export const SERVERDATA_RESPONSE_VALUE = 0;
 
 /** Largest packet (size field) a Source server accepts from a client. */
 export const MAX_REQUEST_SIZE = 4096;
+/** What the end marker command prints; only its packet id matters. */
+export const END_MARKER = 'openpug-rcon-end';
 /** Guard against garbage on the wire: no real answer packet comes near this. */
 const MAX_RESPONSE_SIZE = 1 << 20;
 const HEADER = 4 + 4 + 4;
@@ -190,7 +195,9 @@ export class RconClient {
         this.timeoutMs,
       );
       this.pending = { id, endId, chunks: [], resolve, reject, timer };
-      this.socket.write(Buffer.concat([request, encodePacket(endId, SERVERDATA_RESPONSE_VALUE)]));
+      this.socket.write(
+        Buffer.concat([request, encodePacket(endId, SERVERDATA_EXECCOMMAND, `echo ${END_MARKER}`)]),
+      );
     });
   }
 
@@ -211,9 +218,10 @@ export class RconClient {
       if (p.quiet) clearTimeout(p.quiet);
       p.quiet = setTimeout(() => this.finish(p), this.quietMs);
     } else if (packet.id === p.endId) {
+      // The marker's answer (whole or its first part): the command before it is done.
       this.finish(p);
     }
-    // Anything else is the trailer some servers send after the mirror, or a late answer: ignored.
+    // Anything else is a late answer (of a command given up on, or the rest of a marker): ignored.
   }
 
   private finish(p: Pending): void {

@@ -20,7 +20,13 @@ import { ALLOCATE_JOB, cancelMatchTx, loadMatch, setServer } from '../matches/se
 import { ingestEvent } from './ingest';
 import { leaseOfMatch } from './leases';
 import { matchzyMatchConfigSchema } from './matchzy';
-import { buildMatchConfig, MATCHZY_LOAD_JOB, MatchzyProvider, remoteLogCvars } from './matchzy-provider';
+import {
+  buildMatchConfig,
+  MATCHZY_LOAD_JOB,
+  MATCHZY_RELEASE_JOB,
+  MatchzyProvider,
+  remoteLogCvars,
+} from './matchzy-provider';
 import { type GameServerProvider, gameServerUrls } from './provider';
 import { SIM_JOB, SimulatorProvider, simStep } from './simulator';
 
@@ -108,11 +114,28 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
         );
       await provider.loadJob(tx, after, ...splitIndexedKey(job.key));
     });
+    jobs.handle(MATCHZY_RELEASE_JOB, async (job, tx, after) => {
+      const provider = providerOf(ctx);
+      if (provider instanceof MatchzyProvider) await provider.releaseJob(tx, after, job.key);
+    });
 
-    /** The match's secret, checked against the request's bearer token (404 before 401, like the events route). */
-    const authorizeServer = (secret: string | null | undefined, authorization: string | undefined) => {
+    /**
+     * The match's secret, checked against the request's bearer token (404 before 401). A match
+     * played on a pool server (it has a lease) is served only while its lease is open: the secret
+     * dies with the booking, so a server that moved on cannot post into an old match.
+     */
+    const authorizeServer = async (
+      matchId: string,
+      match: { serverSecret: string | null; provider: string | null },
+      authorization: string | undefined,
+    ) => {
       const token = bearerToken(authorization);
+      const secret = match.serverSecret;
       if (!token || !secret || !sameSecret(token, secret)) throw unauthorized('UNAUTHORIZED');
+      const lease = await leaseOfMatch(ctx.db, matchId);
+      const booked = lease !== null && lease.releasedAt === null;
+      if ((lease || match.provider === 'matchzy') && !booked) throw unauthorized('UNAUTHORIZED');
+      return lease;
     };
 
     app.get(
@@ -130,8 +153,7 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
         const { matchId } = request.params;
         const found = await loadMatch(ctx.db, matchId);
         if (!found) throw notFound();
-        authorizeServer(found.match.serverSecret, request.headers.authorization);
-        const lease = await leaseOfMatch(ctx.db, matchId);
+        const lease = await authorizeServer(matchId, found.match, request.headers.authorization);
         if (!lease) throw notFound();
         const { eventsUrl } = gameServerUrls(ctx.config.PUBLIC_URL, matchId);
         return buildMatchConfig(
@@ -166,11 +188,11 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { matchId } = request.params;
         const [row] = await ctx.db
-          .select({ secret: matches.serverSecret })
+          .select({ serverSecret: matches.serverSecret, provider: matches.provider })
           .from(matches)
           .where(eq(matches.id, matchId));
         if (!row) throw notFound();
-        authorizeServer(row.secret, request.headers.authorization);
+        await authorizeServer(matchId, row, request.headers.authorization);
         return ingestEvent(ctx, matchId, request.body);
       },
     );

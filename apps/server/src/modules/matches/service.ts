@@ -475,7 +475,11 @@ export async function setServer(
   after.add(() => publishState(ctx, matchId));
 }
 
-/** Applies one round's result (ingestion): score, per-player totals and the round's own numbers. */
+/**
+ * Applies one round's result (ingestion): score, per-player totals and the round's own numbers.
+ * `over`: the match's result is in already (MatchZy may post the last round after its map
+ * result): only the players' numbers, the round and its number are stored; the score stays.
+ */
 export async function applyRound(
   ctx: AppContext,
   tx: Db,
@@ -489,6 +493,7 @@ export async function applyRound(
     /** Cumulative totals per user id after this round. */
     totals: Map<string, Omit<RoundPlayerStats, 'userId'>>;
   },
+  over = false,
 ): Promise<void> {
   const perRound: RoundPlayerStats[] = [];
   for (const p of players) {
@@ -520,6 +525,12 @@ export async function applyRound(
       createdAt: ctx.clock.now(),
     })
     .onConflictDoNothing();
+  if (over) {
+    await tx.update(matches).set({ round: round.number }).where(eq(matches.id, match.id));
+    match.round = round.number;
+    after.add(() => publishState(ctx, match.id));
+    return;
+  }
   await tx
     .update(matches)
     .set({ round: round.number, scoreOne: round.score.teamOne, scoreTwo: round.score.teamTwo })
