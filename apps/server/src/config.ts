@@ -65,6 +65,12 @@ const envSchema = z.object({
   COOLDOWN_MISS_WINDOW_DAYS: z.coerce.number().positive().default(7),
   COOLDOWN_LEAVE_MINUTES: minutesList.default([30, 120, 1440, 10080]),
   COOLDOWN_LEAVE_WINDOW_DAYS: z.coerce.number().positive().default(30),
+  /**
+   * Leaderboard snapshot: how often a read checks for changes made on other instances (0: rebuild
+   * for every read), and how old it may get before names and avatars are read again.
+   */
+  RANKING_REFRESH_MS: ms.default(2_000),
+  RANKING_FULL_REFRESH_MS: ms.default(300_000),
   PICK_TIMEOUT_MS: ms.default(30_000),
   BAN_TIMEOUT_MS: ms.default(30_000),
   SIM_ROUND_MS: ms.default(20_000),

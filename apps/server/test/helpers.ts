@@ -66,6 +66,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MIN: '0',
     SIM_ROUND_MS: '5',
+    // Tests write matches and users straight into the database: the leaderboard reads them anew.
+    RANKING_REFRESH_MS: '0',
     ...overrides,
   });
 }

@@ -22,6 +22,8 @@ declare module '../../events' {
     'user.created': { userId: string };
     /** The user's display name changed. */
     'user.renamed': { userId: string; name: string | null };
+    /** What others see of the user changed: name, avatar or banner (the leaderboard refreshes). */
+    'user.publicChanged': { userId: string };
   }
 }
 
@@ -233,6 +235,8 @@ export async function announceUserChange(ctx: AppContext, before: UserRow, row: 
   }
   if (Object.keys(changed).length > 0) ctx.realtime.toUser(row.id, 'privateUserUpdate', changed);
   if (before.name !== row.name) await ctx.bus.emit('user.renamed', { userId: row.id, name: row.name });
+  if (before.name !== row.name || before.avatar !== row.avatar || before.banner !== row.banner)
+    await ctx.bus.emit('user.publicChanged', { userId: row.id });
 }
 
 /** Inserts a new account and announces `user.created`. */

@@ -20,7 +20,8 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { allCatalogue } from '../drops/service';
-import { findSeason, highlights, playerStats, ranking, seedSeasons, standings } from './service';
+import { createLeaderboard } from './leaderboard';
+import { findSeason, highlights, playerStats, seedSeasons, standings } from './service';
 
 function checkId(id: string): string {
   if (!isId(id)) throw badRequest('ID_MALFORMED');
@@ -30,6 +31,15 @@ function checkId(id: string): string {
 export function rankingModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onReady', () => seedSeasons(ctx));
+
+    const leaderboard = createLeaderboard(ctx, {
+      refreshMs: ctx.config.RANKING_REFRESH_MS,
+      fullRefreshMs: ctx.config.RANKING_FULL_REFRESH_MS,
+    });
+    // What the leaderboard shows changed on this instance: results, new players, public fields.
+    ctx.bus.on('match.ended', () => leaderboard.invalidate());
+    ctx.bus.on('user.created', () => leaderboard.invalidate());
+    ctx.bus.on('user.publicChanged', () => leaderboard.invalidate());
 
     app.get(
       '/api/users/ranking',
@@ -42,7 +52,7 @@ export function rankingModule(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: rankingPageSchema },
         },
       },
-      (request) => ranking(ctx, request.query),
+      (request) => leaderboard.page(request.query),
     );
 
     app.get(

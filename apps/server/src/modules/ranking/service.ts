@@ -4,18 +4,9 @@
  * per-player numbers). Only finished matches count.
  *
  * Leaderboard rank = position in the order Elo descending, older account first, then id, so ties
- * get distinct, stable positions whatever the page, sort or filter.
+ * get distinct, stable positions whatever the page, sort or filter (served by leaderboard.ts).
  */
-import type {
-  CompetitionStats,
-  EloPoint,
-  Highlight,
-  RankingPage,
-  RankingQuery,
-  RankingRow,
-  Season,
-  SeasonStanding,
-} from '@openpug/shared';
+import type { CompetitionStats, EloPoint, Highlight, Season, SeasonStanding } from '@openpug/shared';
 import { ELO_DEFAULT } from '@openpug/shared';
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -24,76 +15,6 @@ import { findUserById } from '../accounts/service';
 import { matches, matchPlayers, matchRounds } from '../matches/schema';
 import { recentResults } from '../matches/stats';
 import { seasons } from './schema';
-
-// --- Leaderboard (read-only query over users + finished matches) ---
-
-export async function ranking(ctx: AppContext, q: RankingQuery): Promise<RankingPage> {
-  const needle = q.filter?.trim();
-  const like = needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const sort = q.sort ?? 'rank';
-  const order = q.order ?? (sort === 'rank' || sort === 'name' || sort === 'losses' ? 1 : -1);
-  const dir = order === -1 ? sql`DESC` : sql`ASC`;
-  const sortColumn = {
-    rank: sql`rank`,
-    elo: sql`elo`,
-    name: sql`lower(coalesce(name, ''))`,
-    wins: sql`wins`,
-    losses: sql`losses`,
-    winRate: sql`win_rate`,
-  }[sort];
-  const base = sql`
-    WITH results AS (
-      SELECT mp.user_id,
-        count(*) FILTER (WHERE m.winner = mp.team)::int AS wins,
-        count(*) FILTER (WHERE m.winner IS DISTINCT FROM mp.team)::int AS losses
-      FROM ${matchPlayers} mp JOIN ${matches} m ON m.id = mp.match_id
-      WHERE m.status = 'finished'
-      GROUP BY mp.user_id
-    ), ranked AS (
-      SELECT u.id, u.name, u.avatar, u.banner, u.elo,
-        row_number() OVER (ORDER BY u.elo DESC, u.created_at ASC, u.id ASC)::int AS rank,
-        coalesce(r.wins, 0) AS wins, coalesce(r.losses, 0) AS losses,
-        CASE WHEN coalesce(r.wins, 0) + coalesce(r.losses, 0) = 0 THEN 0
-          ELSE r.wins::float8 / (r.wins + r.losses) END AS win_rate
-      FROM ${users} u LEFT JOIN results r ON r.user_id = u.id
-    )`;
-  const where = like ? sql`WHERE name ILIKE ${like}` : sql``;
-  type Row = {
-    id: string;
-    name: string | null;
-    avatar: string | null;
-    banner: string;
-    elo: number;
-    rank: number;
-    wins: number;
-    losses: number;
-    win_rate: number;
-  };
-  const rows = await ctx.db.execute<Row>(
-    sql`${base} SELECT * FROM ranked ${where} ORDER BY ${sortColumn} ${dir}, rank ASC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
-  );
-  const totals = await ctx.db.execute<{ total: number }>(
-    sql`${base} SELECT count(*)::int AS total FROM ranked ${where}`,
-  );
-  const docs: RankingRow[] = rowsOf<Row>(rows).map((r) => ({
-    _id: r.id,
-    rank: Number(r.rank),
-    name: r.name,
-    avatar: r.avatar,
-    banner: r.banner,
-    stats: { elo: Number(r.elo ?? ELO_DEFAULT) },
-    wins: Number(r.wins),
-    losses: Number(r.losses),
-    winRate: Number(r.win_rate),
-  }));
-  return { docs, totalDocs: Number(rowsOf<{ total: number }>(totals)[0]?.total ?? 0) };
-}
-
-/** PGlite returns {rows}, node-postgres a result with rows too; drizzle's execute differs by driver. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}
 
 // --- Player stats ---
 
