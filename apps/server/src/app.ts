@@ -11,6 +11,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { backupRoutes } from './backup/routes';
 import type { AppContext } from './context';
 import { EventBus } from './events';
 import { homeserverModule } from './homeserver';
@@ -120,6 +121,7 @@ export async function buildApp(
   // handlers. Add new modules to this list.
   const modules = [
     healthRoutes,
+    backupRoutes,
     accountsRoutes,
     steamRoutes,
     voiceModule,

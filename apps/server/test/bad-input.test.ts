@@ -66,6 +66,9 @@ const PUBLIC = new Set([
   'POST /api/gameservers/events/:matchId',
   // The Discord bot authenticates with its shared secret.
   'POST /api/discord/link',
+  // The admin CLI's backup of a running PGlite server: loopback and a per-start token from
+  // DATA_DIR only; anything else gets 404 so it does not show it exists (backup.test.ts).
+  'GET /api/internal/backup',
   // Dev tools (DEV_TOOLS only, never in production). The outbox answers loopback clients (these
   // injects) without a session; a remote one needs an admin's token (accounts.test.ts).
   'GET /api/dev/outbox',
