@@ -13,6 +13,7 @@ const benches = [
   ['startup', ['node', 'bench/startup.mjs']],
   ['chat-chunk', ['node', 'bench/chat-chunk.mjs', 'apps/web/dist']],
   ['queue', ['node', '--import', 'tsx', 'bench/queue-bench.ts']],
+  ['leaderboard', ['node', '--import', 'tsx', 'bench/leaderboard-bench.ts']],
   ['matrix-latency', ['node', '--import', 'tsx', 'bench/matrix-latency.ts']],
 ];
 let failed = 0;

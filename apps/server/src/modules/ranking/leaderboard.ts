@@ -31,13 +31,70 @@ interface Entry {
 
 type SortKey = NonNullable<RankingQuery['sort']>;
 
-interface Snapshot {
-  /** In rank order. */
+/** The entries in one order, with their names laid end to end for the name filter. */
+interface View {
   entries: Entry[];
+  /** Lower-case names joined by NUL (which no stored name contains: input with NUL is refused). */
+  names: string;
+  /** Where each entry's name starts in `names`. */
+  starts: Int32Array;
+  /** The last filters asked of this view: needle → matching entries. */
+  filtered: Map<string, Entry[]>;
+}
+
+interface Snapshot {
   stamp: string;
-  /** Sorted views, computed on first use: `${sort}:${order}`. */
-  views: Map<string, Entry[]>;
+  /** Views by `${sort}:${order}`, computed on first use; `rank:1` always there. */
+  views: Map<string, View>;
+  /** Pages already written out as JSON: most reads are of the same few pages (page 1 above all). */
+  pages: Map<string, string>;
   builtAt: number;
+}
+
+const PAGE_CACHE = 512;
+
+const FILTER_CACHE = 64;
+
+function viewOf(entries: Entry[]): View {
+  const starts = new Int32Array(entries.length);
+  let at = 0;
+  entries.forEach((e, i) => {
+    starts[i] = at;
+    at += e.nameKey.length + 1;
+  });
+  return { entries, names: entries.map((e) => e.nameKey).join('\u0000'), starts, filtered: new Map() };
+}
+
+/** The entry whose name covers position `pos` of `names` (binary search over the starts). */
+function entryAt(starts: Int32Array, pos: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The entries whose name contains `needle`, in the view's order: one indexOf scan over the joined
+ * names (native string search) instead of a test per entry; recent needles are remembered.
+ */
+function filterView(view: View, needle: string): Entry[] {
+  const cached = view.filtered.get(needle);
+  if (cached) return cached;
+  const found: Entry[] = [];
+  let pos = view.names.indexOf(needle);
+  while (pos !== -1) {
+    const i = entryAt(view.starts, pos);
+    found.push(view.entries[i]);
+    const next = i + 1 < view.starts.length ? view.starts[i + 1] : view.names.length;
+    pos = view.names.indexOf(needle, next);
+  }
+  if (view.filtered.size >= FILTER_CACHE) view.filtered.delete(view.filtered.keys().next().value as string);
+  view.filtered.set(needle, found);
+  return found;
 }
 
 const DEFAULT_ORDER: Record<SortKey, 1 | -1> = {
@@ -128,7 +185,7 @@ async function buildSnapshot(ctx: AppContext): Promise<Snapshot> {
       },
     };
   });
-  return { entries, stamp, views: new Map(), builtAt: Date.now() };
+  return { stamp, views: new Map([['rank:1', viewOf(entries)]]), pages: new Map(), builtAt: Date.now() };
 }
 
 export interface LeaderboardOptions {
@@ -176,15 +233,15 @@ export function createLeaderboard(ctx: AppContext, options: LeaderboardOptions) 
     return snapshot;
   }
 
-  function view(s: Snapshot, sort: SortKey, order: 1 | -1): Entry[] {
-    if (sort === 'rank' && order === 1) return s.entries;
+  function view(s: Snapshot, sort: SortKey, order: 1 | -1): View {
     const key = `${sort}:${order}`;
-    let sorted = s.views.get(key);
-    if (!sorted) {
-      sorted = [...s.entries].sort(comparator(sort, order));
-      s.views.set(key, sorted);
+    let v = s.views.get(key);
+    if (!v) {
+      const byRank = s.views.get('rank:1') as View;
+      v = viewOf([...byRank.entries].sort(comparator(sort, order)));
+      s.views.set(key, v);
     }
-    return sorted;
+    return v;
   }
 
   return {
@@ -194,16 +251,32 @@ export function createLeaderboard(ctx: AppContext, options: LeaderboardOptions) 
     },
 
     async page(q: RankingQuery): Promise<RankingPage> {
+      return pageOf(await current(), q);
+    },
+
+    /** The page as JSON text, written once per snapshot and query (the route sends it as is). */
+    async pageJson(q: RankingQuery): Promise<string> {
       const s = await current();
-      const sort = q.sort ?? 'rank';
-      const order = (q.order ?? DEFAULT_ORDER[sort]) as 1 | -1;
-      const needle = q.filter?.trim().toLowerCase();
-      let list = view(s, sort, order);
-      if (needle) list = list.filter((e) => e.nameKey.includes(needle));
-      const start = (q.page - 1) * q.limit;
-      return { docs: list.slice(start, start + q.limit).map((e) => e.row), totalDocs: list.length };
+      const key = `${q.sort ?? 'rank'}:${q.order ?? ''}:${q.filter?.trim().toLowerCase() ?? ''}:${q.page}:${q.limit}`;
+      let json = s.pages.get(key);
+      if (json === undefined) {
+        json = JSON.stringify(pageOf(s, q));
+        if (s.pages.size >= PAGE_CACHE) s.pages.delete(s.pages.keys().next().value as string);
+        s.pages.set(key, json);
+      }
+      return json;
     },
   };
+
+  function pageOf(s: Snapshot, q: RankingQuery): RankingPage {
+    const sort = q.sort ?? 'rank';
+    const order = (q.order ?? DEFAULT_ORDER[sort]) as 1 | -1;
+    const needle = q.filter?.trim().toLowerCase();
+    const v = view(s, sort, order);
+    const list = needle ? filterView(v, needle) : v.entries;
+    const start = (q.page - 1) * q.limit;
+    return { docs: list.slice(start, start + q.limit).map((e) => e.row), totalDocs: list.length };
+  }
 }
 
 export type Leaderboard = ReturnType<typeof createLeaderboard>;

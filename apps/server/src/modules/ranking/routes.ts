@@ -9,6 +9,7 @@ import {
   highlightsSchema,
   idParamsSchema,
   isId,
+  type RankingPage,
   rankingPageSchema,
   rankingQuerySchema,
   seasonSchema,
@@ -52,7 +53,13 @@ export function rankingModule(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: rankingPageSchema },
         },
       },
-      (request) => leaderboard.page(request.query),
+      async (request, reply) => {
+        // JSON text written once per snapshot and query (leaderboard.ts) from the very rows the
+        // schema describes. Fastify sends a string as is, without serializing it again; the type
+        // provider only knows the object form, hence the cast.
+        const json = await leaderboard.pageJson(request.query);
+        return reply.type('application/json; charset=utf-8').send(json as unknown as RankingPage);
+      },
     );
 
     app.get(

@@ -1,0 +1,202 @@
+/**
+ * Leaderboard at community scale (performance issue, target 3): 100,000 players and 100,000
+ * finished matches (1,000,000 match-player rows) in PostgreSQL. The real app serves
+ * GET /api/users/ranking in this process; a bare Fastify answering `{"hello":"world"}` is the
+ * baseline, on the same core, measured by the same load generator (autocannon in its own worker
+ * thread, the other core) in the same run:
+ *   1. closed loop (64 connections, 5 s): requests/s of page 1, a deep page (2,000), a name
+ *      filter and a sort by wins, each as a ratio of the bare hello's requests/s (target ≥ 0.30);
+ *   2. open loop at 500 requests/s for 5 s: p99 latency of each (target ≤ 25 ms).
+ * Also: the first snapshot's build time (it runs once, and again after changes).
+ *
+ *   DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres node --import tsx bench/leaderboard-bench.ts
+ *   options: --players=100000 --matches=100000
+ *
+ * A temporary database is created next to the given one and dropped. Stops by itself.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { openPostgres } from '../apps/server/src/db/client';
+import { createTokens } from '../apps/server/src/modules/auth/tokens';
+
+const arg = (name: string, def: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+const PLAYERS = arg('players', 100_000);
+const MATCHES = arg('matches', 100_000);
+const hardStop = setTimeout(() => {
+  console.error('leaderboard-bench: hard time limit reached');
+  process.exit(2);
+}, 600_000);
+hardStop.unref();
+
+const baseUrl = process.env.DATABASE_URL;
+if (!baseUrl) {
+  console.error('leaderboard-bench: set DATABASE_URL (a PostgreSQL server; a scratch database is made)');
+  process.exit(2);
+}
+
+async function seed(client: pg.Client): Promise<void> {
+  // Players: Elo spread 50..449, some with equal Elo (ties break by age, then id).
+  await client.query(
+    `INSERT INTO users (id, name, elo, created_at)
+     SELECT 'p' || lpad(g::text, 7, '0'), 'player' || g, 50 + (g * 7919) % 400,
+            now() - (g || ' seconds')::interval
+     FROM generate_series(1, $1) g`,
+    [PLAYERS],
+  );
+  await client.query(
+    `INSERT INTO matches (id, status, created_at, finished_at, team_one_name, team_two_name, pick_order,
+                          map_pool, winner, score_one, score_two)
+     SELECT 'm' || g, 'finished', g, g, 'team_a', 'team_b', 'ABBAABBA', '[]'::jsonb,
+            CASE WHEN g % 2 = 0 THEN 'teamOne' ELSE 'teamTwo' END, 13, 7
+     FROM generate_series(1, $1) g`,
+    [MATCHES],
+  );
+  await client.query(
+    `INSERT INTO match_players (match_id, user_id, team, name, elo)
+     SELECT 'm' || g, 'p' || lpad((1 + (g * 10 + s) % $2)::text, 7, '0'),
+            CASE WHEN s < 5 THEN 'teamOne' ELSE 'teamTwo' END, 'player', 200
+     FROM generate_series(1, $1) g, generate_series(0, 9) s`,
+    [MATCHES, PLAYERS],
+  );
+  await client.query('ANALYZE');
+}
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/**
+ * Load from autocannon's own worker thread (`workers: 1`: the other core), keep-alive connections.
+ * closed: 64 requests in flight for 5 s; open: 500 requests/s overall for 5 s.
+ */
+async function load(
+  url: string,
+  mode: 'closed' | 'open',
+  seconds = 5,
+  paths?: string[],
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    ...(paths ? { requests: paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
+    duration: seconds,
+    workers: 1,
+    connections: mode === 'open' ? 32 : 64,
+    ...(mode === 'open' ? { overallRate: 500 } : {}),
+  });
+  return {
+    rps: result.requests.total / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+async function main() {
+  const name = `openpug_bench_lb_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(baseUrl as string);
+  u.pathname = `/${name}`;
+  const database = openPostgres(u.toString());
+  try {
+    await database.migrate();
+    const client = new pg.Client({ connectionString: u.toString() });
+    await client.connect();
+    const t0 = performance.now();
+    await seed(client);
+    await client.end();
+    console.log(
+      `leaderboard-bench: seeded ${PLAYERS} players and ${MATCHES} matches (${MATCHES * 10} match-player rows) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+
+    const hello = Fastify();
+    hello.get('/hello', async () => ({ hello: 'world' }));
+    await hello.listen({ port: 0, host: '127.0.0.1' });
+    const helloUrl = `http://127.0.0.1:${(hello.server.address() as AddressInfo).port}/hello`;
+
+    const app = await buildApp(
+      {
+        config: loadConfig({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          PORT: '0',
+          DATA_DIR: '/tmp/openpug-bench',
+          RATE_LIMIT_PER_MIN: '0',
+          JOBS_POLL_MS: '0',
+        }),
+        database,
+        db: database.db,
+        tokens: createTokens(randomBytes(32).toString('hex')),
+        clock: { now: () => Date.now() },
+        version: 'bench',
+      },
+      { logger: false, webDist: '/nonexistent' },
+    );
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/users/ranking`;
+    const b0 = performance.now();
+    const first = await (await fetch(`${base}?page=1&limit=20`)).json();
+    const buildMs = performance.now() - b0;
+    console.log(
+      `leaderboard-bench: first page (snapshot build) ${buildMs.toFixed(0)} ms; ${first.totalDocs} ranked`,
+    );
+
+    const cases: [string, string][] = [
+      ['page 1', `${base}?page=1&limit=20`],
+      ['page 2,000', `${base}?page=2000&limit=20`],
+      ['name filter', `${base}?page=1&limit=20&filter=player12`],
+      ['sort by wins', `${base}?page=3&limit=20&sort=wins`],
+    ];
+    // Warm-up: JIT, the sorted views and the connection pools, for hello and each case alike.
+    for (const url of [helloUrl, ...cases.map(([, u]) => u)]) await load(url, 'closed', 1);
+    const baseline = await load(helloUrl, 'closed');
+    console.log(`bare Fastify hello: ${baseline.rps.toFixed(0)} req/s (p99 ${baseline.p99.toFixed(1)} ms)`);
+    const rows: string[] = [];
+    let failed = false;
+    for (const [label, url] of cases) {
+      const closed = await load(url, 'closed');
+      const open = await load(url, 'open');
+      const ratio = closed.rps / baseline.rps;
+      if (ratio < 0.3 || open.p99 > 25 || closed.errors + open.errors > 0) failed = true;
+      rows.push(
+        `${label}: ${closed.rps.toFixed(0)} req/s = ${ratio.toFixed(2)}× hello (target ≥ 0.30); at 500 req/s p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms (target ≤ 25 ms); errors ${closed.errors + open.errors}`,
+      );
+    }
+    // Pages the page cache cannot hold (2,000 distinct pages in turn, 512 kept): every answer
+    // is cut from the snapshot and written out anew.
+    const spread = Array.from(
+      { length: 2000 },
+      (_, i) => `/api/users/ranking?page=${1 + ((i * 37) % 5000)}&limit=20&sort=elo`,
+    );
+    const uncachedClosed = await load(base, 'closed', 5, spread);
+    const uncachedOpen = await load(base, 'open', 5, spread);
+    const uncachedRatio = uncachedClosed.rps / baseline.rps;
+    if (uncachedRatio < 0.3 || uncachedOpen.p99 > 25) failed = true;
+    rows.push(
+      `2,000 distinct pages (page cache missed): ${uncachedClosed.rps.toFixed(0)} req/s = ${uncachedRatio.toFixed(2)}× hello; at 500 req/s p50 ${uncachedOpen.p50.toFixed(1)} ms, p99 ${uncachedOpen.p99.toFixed(1)} ms; errors ${uncachedClosed.errors + uncachedOpen.errors}`,
+    );
+    console.log(rows.join('\n'));
+    if (failed) process.exitCode = 1;
+    await app.close();
+    await hello.close();
+  } finally {
+    await database.close?.();
+    const c = new pg.Client({ connectionString: baseUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  }
+}
+
+await main();
