@@ -17,6 +17,7 @@ import { EventBus } from './events';
 import { homeserverModule } from './homeserver';
 import { frameworkErrors, installErrorHandling } from './lib/errors';
 import { refuseNulCharacters } from './lib/input';
+import { installRequestIdHeader, loggerOptions, requestIdOptions } from './logging';
 import { accountsRoutes } from './modules/accounts/routes';
 import { sessionGenerationOf } from './modules/accounts/service';
 import { adminModule } from './modules/admin/routes';
@@ -31,6 +32,7 @@ import { gameserversModule } from './modules/gameservers/routes';
 import { healthRoutes } from './modules/health/routes';
 import { createMailer } from './modules/mail/mailer';
 import { matchesModule } from './modules/matches/routes';
+import { installMetrics } from './modules/metrics/routes';
 import { mobileModule } from './modules/mobile/routes';
 import { presenceRoutes } from './modules/presence/routes';
 import { queueModule } from './modules/queue/routes';
@@ -43,7 +45,7 @@ import { createRealtime, useRedisAdapter } from './realtime/hub';
 import { defaultWebDist, installCompression, installSecurityHeaders, serveWeb } from './web';
 
 export interface BuildOptions {
-  /** Logger setting for Fastify; tests pass false. */
+  /** Logger setting for Fastify; tests pass false, or `{ stream }` to capture the lines. */
   logger?: boolean | object;
   webDist?: string;
   /** Sees every route as it registers (tests enumerate the whole API with it). */
@@ -71,7 +73,12 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<AppInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: base.config.LOG_LEVEL },
+    // Redaction, serializers and request ids of logging.ts; an object given here (a stream) adds to them.
+    logger:
+      options.logger === false
+        ? false
+        : loggerOptions(base.config, typeof options.logger === 'object' ? options.logger : {}),
+    ...requestIdOptions,
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(base.config.TRUST_PROXY),
     // Ids in our URLs are short; refuse absurd ones before routing.
@@ -81,6 +88,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  installRequestIdHeader(app);
   refuseNulCharacters(app);
   await installSecurityHeaders(app, base.config);
   await installCompression(app);
@@ -99,6 +107,8 @@ export async function buildApp(
     voice: base.voice ?? createVoiceServer(base.config, base.db, app.log, () => base.clock.now()),
   };
   app.decorate('ctx', ctx);
+  // Before the modules register, so its hook times every route.
+  installMetrics(app, ctx);
   if (ctx.config.REDIS_URL) {
     const closeRedis = await useRedisAdapter(realtime, ctx.config.REDIS_URL, ctx.config.REDIS_PREFIX);
     app.addHook('onClose', closeRedis);

@@ -41,7 +41,8 @@ const envSchema = z.object({
   REDIS_URL: z.string().optional(),
   /** Channel prefix of the Socket.IO Redis adapter; instances of one deployment share it. */
   REDIS_PREFIX: z.string().default('openpug'),
-  JWT_SECRET: z.string().min(32).optional(),
+  /** Signs session tokens; at least 32 characters. Unset outside production: generated once into DATA_DIR. */
+  JWT_SECRET: z.string().optional(),
   MATRIX_HOMESERVER_URL: z.string().url().optional(),
   MATRIX_SHARED_SECRET: z.string().optional(),
   MATRIX_SERVER_NAME: z.string().optional(),
@@ -119,6 +120,12 @@ const envSchema = z.object({
   STEAM_API_URL: z.string().url().default('https://api.steampowered.com'),
   /** TeamSpeak ServerQuery: set TEAMSPEAK_HOST to use a real server, else the simulated voice server. */
   TEAMSPEAK_HOST: z.string().optional(),
+  /**
+   * The voice server, when it must be said explicitly: `teamspeak` (needs TEAMSPEAK_HOST) or
+   * `simulator` (production refuses the simulated one unless chosen like this, e.g. for a demo).
+   * Unset: TeamSpeak when TEAMSPEAK_HOST is set, else the simulator.
+   */
+  VOICE_SERVER_PROVIDER: z.enum(['simulator', 'teamspeak']).optional(),
   /** ServerQuery transport: raw TCP (TS3 only) or SSH (TS3 >= 3.3 and TS6, which has no raw port). */
   TEAMSPEAK_QUERY_PROTOCOL: z.enum(['raw', 'ssh']).default('raw'),
   /** Unset: 10011 for raw, 10022 for ssh (resolved by the voice module). */
@@ -154,6 +161,8 @@ const envSchema = z.object({
    */
   OUTBOUND_ALLOW: z.string().default(''),
   WEB_DIST: z.string().optional(),
+  /** Bearer token that lets a non-loopback client read `GET /metrics` (Prometheus); unset: loopback only. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -171,37 +180,102 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'DEV_TOOLS' | 'ADMIN_EM
   dataDir: string;
 }
 
-export class ConfigError extends Error {}
+/** Refused configuration: one line per problem in `problems` (and in the message, joined by newlines). */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string | string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('\n'));
+    this.name = 'ConfigError';
+    this.problems = list;
+  }
+}
+
+const MIN_JWT_SECRET = 32;
+
+/**
+ * What production refuses (NODE_ENV=production): one line per problem, so an operator sees all of
+ * them at once. Demo choices (the simulators) are allowed only when asked for by name.
+ */
+function productionProblems(e: Env, given: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if (e.DEV_TOOLS === true)
+    problems.push(
+      'DEV_TOOLS must not be on in production (the dev outbox and fake identities would be public)',
+    );
+  if (!e.JWT_SECRET)
+    problems.push(`JWT_SECRET is required in production (at least ${MIN_JWT_SECRET} random characters)`);
+  if (!e.PUBLIC_URL) problems.push("PUBLIC_URL is required in production (the site's https:// address)");
+  else if (!e.PUBLIC_URL.toLowerCase().startsWith('https://'))
+    problems.push("PUBLIC_URL must be the site's https:// address in production, not http://");
+  if (e.REDIS_URL && !e.DATABASE_URL)
+    problems.push(
+      'REDIS_URL needs DATABASE_URL in production: the embedded PGlite database serves a single instance only',
+    );
+  if (e.REDIS_URL && !e.MATRIX_HOMESERVER_URL)
+    problems.push(
+      'REDIS_URL needs MATRIX_HOMESERVER_URL in production: the embedded chat server is single-instance only',
+    );
+  if (!e.SMTP_URL)
+    problems.push(
+      'SMTP_URL is required in production (without it account e-mail would only reach the dev outbox)',
+    );
+  if (e.OUTBOUND_ALLOW.trim())
+    problems.push(
+      'OUTBOUND_ALLOW must not be set in production (it lets user-given URLs reach private or plain-http hosts)',
+    );
+  if (given.GAME_SERVER_PROVIDER === undefined)
+    problems.push(
+      'GAME_SERVER_PROVIDER must be set in production: matchzy (with CS2_SERVERS), or simulator explicitly for a demo',
+    );
+  if (!e.TEAMSPEAK_HOST && e.VOICE_SERVER_PROVIDER !== 'simulator')
+    problems.push(
+      'TEAMSPEAK_HOST must be set in production (a TeamSpeak server), or VOICE_SERVER_PROVIDER=simulator explicitly for a demo',
+    );
+  return problems;
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset" so `FOO= npm start` behaves like leaving FOO out.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(
+      parsed.error.issues.map(
+        (issue) => `Invalid environment variable ${issue.path.join('.')}: ${issue.message}`,
+      ),
+    );
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
-  let cs2Servers: Cs2Server[];
+  const problems: string[] = [];
+  let cs2Servers: Cs2Server[] = [];
   try {
     cs2Servers = parseServerPool(e.CS2_SERVERS ?? '');
   } catch (err) {
-    throw new ConfigError(`Invalid environment variable CS2_SERVERS: ${(err as Error).message}`);
+    problems.push(`Invalid environment variable CS2_SERVERS: ${(err as Error).message}`);
   }
-  if (e.GAME_SERVER_PROVIDER === 'matchzy' && cs2Servers.length === 0)
-    throw new ConfigError('GAME_SERVER_PROVIDER=matchzy needs CS2_SERVERS (at least one server)');
+  if (e.GAME_SERVER_PROVIDER === 'matchzy' && cs2Servers.length === 0 && problems.length === 0)
+    problems.push('GAME_SERVER_PROVIDER=matchzy needs CS2_SERVERS (at least one server)');
   // The simulator sends an event every SIM_ROUND_MS: at that pace or slower its games would be stale.
   if (
     e.GAME_SERVER_PROVIDER === 'simulator' &&
     e.MATCH_STALE_TIMEOUT_MS > 0 &&
     e.SIM_ROUND_MS >= e.MATCH_STALE_TIMEOUT_MS
   )
-    throw new ConfigError('SIM_ROUND_MS must be shorter than MATCH_STALE_TIMEOUT_MS (or set it to 0)');
+    problems.push('SIM_ROUND_MS must be shorter than MATCH_STALE_TIMEOUT_MS (or set it to 0)');
+  if (e.JWT_SECRET !== undefined && e.JWT_SECRET.length < MIN_JWT_SECRET)
+    problems.push(`JWT_SECRET must be at least ${MIN_JWT_SECRET} characters (it signs every session)`);
+  if (e.VOICE_SERVER_PROVIDER === 'teamspeak' && !e.TEAMSPEAK_HOST)
+    problems.push('VOICE_SERVER_PROVIDER=teamspeak needs TEAMSPEAK_HOST');
+  if (e.VOICE_SERVER_PROVIDER === 'simulator' && e.TEAMSPEAK_HOST)
+    problems.push('VOICE_SERVER_PROVIDER=simulator contradicts TEAMSPEAK_HOST: unset one of them');
+  if (production) problems.push(...productionProblems(e, cleaned));
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...e,
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
-    // Dev tools (outbox, fake identities) never run in production, whatever DEV_TOOLS says.
+    // Dev tools (outbox, fake identities) are on by default outside production; production refuses them above.
     DEV_TOOLS: production ? false : (e.DEV_TOOLS ?? true),
     ADMIN_EMAILS: e.ADMIN_EMAILS.split(',')
       .map((s) => s.trim().toLowerCase())

@@ -62,7 +62,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof DataDirLockedError || err instanceof ConfigError) {
+  if (err instanceof ConfigError) {
+    // One line per refused setting, all of them, and no stack trace: it is the operator's to fix.
+    for (const problem of err.problems) console.error(`openpug: ${problem}`);
+  } else if (err instanceof DataDirLockedError) {
     console.error(`openpug: ${err.message}`);
   } else {
     console.error('openpug failed to start:', err);

@@ -43,6 +43,8 @@ export class Scheduler {
   private poller: NodeJS.Timeout | null = null;
   private running = false;
   private lastPrune = Number.NEGATIVE_INFINITY;
+  /** The latest a job fired after its due time since `takeFireLagMs()` last read it (metrics). */
+  private maxFireLagMs = 0;
 
   constructor(
     private readonly db: Db,
@@ -124,6 +126,7 @@ export class Scheduler {
           .where(and(eq(jobs.id, id), isNull(jobs.firedAt), lte(jobs.dueAt, this.clock.now())))
           .returning();
         if (!job) return;
+        this.maxFireLagMs = Math.max(this.maxFireLagMs, this.clock.now() - job.dueAt);
         const handler = this.handlers.get(job.kind);
         if (!handler) {
           this.log.error({ job }, 'no handler for job kind');
@@ -142,6 +145,13 @@ export class Scheduler {
     }
     await after.run(this.log);
     return fired;
+  }
+
+  /** How late (ms) jobs fired here since the last call, at most; resets it (openpug_job_lag_seconds). */
+  takeFireLagMs(): number {
+    const lag = this.maxFireLagMs;
+    this.maxFireLagMs = 0;
+    return lag;
   }
 
   /** Fires every pending job that is due by the clock (repeatedly, for jobs due at once). */

@@ -842,7 +842,17 @@ describe('SMTP', () => {
 
 describe('dev tools', () => {
   it('are off in production', async () => {
-    const prod = await createTestApp({ env: { NODE_ENV: 'production', DEV_TOOLS: 'true' } });
+    // Production refuses DEV_TOOLS=true at start (config.test.ts); unset, they are off.
+    const prod = await createTestApp({
+      env: {
+        NODE_ENV: 'production',
+        JWT_SECRET: 'production-secret-that-is-at-least-32-characters',
+        PUBLIC_URL: 'https://pug.example',
+        SMTP_URL: 'smtp://127.0.0.1:1',
+        GAME_SERVER_PROVIDER: 'simulator',
+        VOICE_SERVER_PROVIDER: 'simulator',
+      },
+    });
     try {
       expect((await prod.app.inject({ method: 'GET', url: '/api/dev/outbox' })).statusCode).toBe(404);
       expect(

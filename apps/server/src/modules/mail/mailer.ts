@@ -3,7 +3,8 @@
  *
  * - With SMTP_URL, e-mail goes out through nodemailer (e.g. `smtp://user:pass@mail.example:587`,
  *   `smtps://…:465`).
- * - Without it, every e-mail is stored in the dev outbox (table `outbox`) and printed to the log.
+ * - Without it, every e-mail is stored in the dev outbox (table `outbox`); read it at `/dev/outbox`.
+ *   Neither way logs a mail's text, address, link or code (they hold verification and reset links).
  * - Other channels (voice-bot messages of the simulated voice server, later WhatsApp, push,
  *   Discord) store their messages with `storeOutboxMessage`; the dev tools read them
  *   (`GET /api/dev/outbox`, `/dev/outbox`).
@@ -82,13 +83,23 @@ export function createMailer(config: Config, db: Db, log: Log, now: () => number
     return {
       kind: 'smtp',
       async send(mail) {
-        await transport.sendMail({
-          from: config.MAIL_FROM,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-        });
+        try {
+          await transport.sendMail({
+            from: config.MAIL_FROM,
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+          });
+        } catch (err) {
+          // nodemailer's errors carry the envelope and the server's answer, which name the
+          // recipient: whoever logs this error gets the failure's kind only.
+          const e = err as { code?: unknown; responseCode?: unknown; command?: unknown };
+          const kind = [e.code, e.responseCode, e.command]
+            .filter((v) => v !== undefined && v !== '')
+            .join(' ');
+          throw new Error(`SMTP delivery failed (${kind || 'error'})`);
+        }
       },
       async close() {
         transport.close();
@@ -103,7 +114,7 @@ export function createMailer(config: Config, db: Db, log: Log, now: () => number
         { channel: 'email', to: mail.to, userId: mail.userId, subject: mail.subject, text: mail.text },
         now(),
       );
-      log.info({ to: mail.to, subject: mail.subject }, `dev outbox: e-mail stored\n${mail.text}`);
+      log.info({ subject: mail.subject }, 'dev outbox: e-mail stored (read it at /dev/outbox)');
     },
     async close() {},
   };

@@ -5,6 +5,7 @@
  */
 import type { Locale } from '@openpug/shared';
 import type { AppContext } from '../../context';
+import { countNotifyFailure, failureReason } from '../metrics/registry';
 
 const pending = new WeakMap<AppContext, Set<Promise<unknown>>>();
 
@@ -35,15 +36,18 @@ export async function withRetries(
   log: Pick<Log, 'warn'> = logOf(ctx),
 ): Promise<boolean> {
   const attempts = ctx.config.NOTIFY_ATTEMPTS;
+  let reason = 'error';
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
       await send();
       return true;
     } catch (err) {
+      reason = failureReason(err);
       log.warn({ err: String(err), attempt, attempts, label }, 'notification delivery failed');
       if (attempt < attempts) await sleep(ctx.config.NOTIFY_RETRY_MS * 2 ** (attempt - 1));
     }
   }
+  countNotifyFailure(ctx, label, reason);
   return false;
 }
 
@@ -60,7 +64,10 @@ export function deliverInBackground(ctx: AppContext, label: string, send: () => 
 export function inBackground(ctx: AppContext, label: string, fn: () => Promise<void>): void {
   const set = pending.get(ctx) ?? new Set();
   pending.set(ctx, set);
-  const p = fn().catch((err) => logOf(ctx).error({ err, label }, 'notification fan-out failed'));
+  const p = fn().catch((err) => {
+    countNotifyFailure(ctx, label, 'fanout');
+    logOf(ctx).error({ err, label }, 'notification fan-out failed');
+  });
   set.add(p);
   void p.finally(() => set.delete(p));
 }

@@ -1,0 +1,128 @@
+/**
+ * `GET /metrics`: Prometheus text format for this app instance (see registry.ts). Answered only
+ * when the client's address (request.ip, after TRUST_PROXY) is loopback, or with
+ * `Authorization: Bearer $METRICS_TOKEN`; anyone else gets the same 404 as an unknown path.
+ *
+ * `installMetrics` runs on the root instance before the feature modules register, so its
+ * onResponse hook times every route; the `route` label is the Fastify route pattern
+ * (`/api/matches/:id`), never the raw URL, and `unmatched` for requests no route took.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { count, isNull, min } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Gauge } from 'prom-client';
+import type { AppContext } from '../../context';
+import { jobsOf } from '../../jobs';
+import { jobs } from '../../jobs/schema';
+import { bearerToken } from '../auth/guard';
+import { isLoopbackAddress } from '../dev/routes';
+import { matches } from '../matches/schema';
+import { queueEntries } from '../queue/schema';
+import { attachMetrics, createMetrics } from './registry';
+
+const MATCH_STATUSES = ['playerveto', 'mapveto', 'active', 'finished', 'cancelled'] as const;
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Loopback, or the right METRICS_TOKEN (compared in constant time). */
+export function mayReadMetrics(request: FastifyRequest, metricsToken: string | undefined): boolean {
+  if (isLoopbackAddress(request.ip)) return true;
+  if (!metricsToken) return false;
+  const given = bearerToken(request.headers.authorization);
+  return given !== null && timingSafeEqual(digest(given), digest(metricsToken));
+}
+
+export function installMetrics(app: FastifyInstance, ctx: AppContext): void {
+  const metrics = createMetrics();
+  attachMetrics(ctx, metrics);
+  const { registry, httpDuration } = metrics;
+  // A failing database query leaves the last value rather than failing the whole scrape.
+  const logFailure = (err: unknown, metric: string) =>
+    app.log.warn({ err, metric }, 'metrics: collecting failed');
+
+  new Gauge({
+    name: 'openpug_socket_connections',
+    help: 'Socket.IO connections open on this instance',
+    registers: [registry],
+    collect() {
+      this.set(ctx.realtime.io.engine.clientsCount);
+    },
+  });
+  new Gauge({
+    name: 'openpug_queue_players',
+    help: 'Players in the queue (deployment-wide, from the database: every instance reports the same value)',
+    registers: [registry],
+    async collect() {
+      try {
+        const [row] = await ctx.db.select({ n: count() }).from(queueEntries);
+        this.set(Number(row?.n ?? 0));
+      } catch (err) {
+        logFailure(err, 'openpug_queue_players');
+      }
+    },
+  });
+  new Gauge({
+    name: 'openpug_matches',
+    help: 'Matches per status (deployment-wide, from the database: every instance reports the same value)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      try {
+        const rows = await ctx.db
+          .select({ status: matches.status, n: count() })
+          .from(matches)
+          .groupBy(matches.status);
+        for (const status of MATCH_STATUSES)
+          this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
+      } catch (err) {
+        logFailure(err, 'openpug_matches');
+      }
+    },
+  });
+  new Gauge({
+    name: 'openpug_job_lag_seconds',
+    help:
+      'How late persisted deadlines run: the most any job fired late on this instance since the last scrape, ' +
+      'or the age of the oldest overdue pending job (deployment-wide, from the database), whichever is larger',
+    registers: [registry],
+    async collect() {
+      const now = ctx.clock.now();
+      let lagMs = jobsOf(ctx).takeFireLagMs();
+      try {
+        const [row] = await ctx.db
+          .select({ oldest: min(jobs.dueAt) })
+          .from(jobs)
+          .where(isNull(jobs.firedAt));
+        const oldest = row?.oldest == null ? null : Number(row.oldest);
+        if (oldest !== null && oldest <= now) lagMs = Math.max(lagMs, now - oldest);
+      } catch (err) {
+        logFailure(err, 'openpug_job_lag_seconds');
+      }
+      this.set(Math.max(0, lagMs) / 1000);
+    },
+  });
+
+  // Timed here rather than with reply.elapsed, which this Fastify leaves NaN in onResponse.
+  const started = new WeakMap<object, bigint>();
+  app.addHook('onRequest', async (request) => {
+    started.set(request, process.hrtime.bigint());
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const start = started.get(request);
+    if (start === undefined) return;
+    httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      },
+      Number(process.hrtime.bigint() - start) / 1e9,
+    );
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!mayReadMetrics(request, ctx.config.METRICS_TOKEN)) return reply.callNotFound();
+    const body = await registry.metrics();
+    return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(body);
+  });
+}
