@@ -41,10 +41,18 @@ function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
     after.add(() => sweepStaleOnline(ctx));
     await jobs.reschedule(tx, after, PRESENCE_SWEEP_JOB, SWEEP_KEY, ctx.clock.now() + every);
   });
-  // Kept if already pending (another instance, or the last run, armed it).
-  const armOnce = (tx: Db, after: After) =>
-    jobs.schedule(tx, after, PRESENCE_SWEEP_JOB, SWEEP_KEY, ctx.clock.now() + every);
-  app.addHook('onReady', () => inTransaction(ctx.db, armOnce, logOf(ctx)).then(() => undefined));
+  // An instance that starts may be replacing one that died with sockets open: its players get the
+  // grace a reloading tab gets (QUEUE_DISCONNECT_GRACE_MS) to reconnect anywhere, then the sweep
+  // sets the rest offline (and the queue drops them), instead of a full PRESENCE_SWEEP_MS later.
+  const armAfterGrace = (tx: Db, after: After) =>
+    jobs.reschedule(
+      tx,
+      after,
+      PRESENCE_SWEEP_JOB,
+      SWEEP_KEY,
+      ctx.clock.now() + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
+    );
+  app.addHook('onReady', () => inTransaction(ctx.db, armAfterGrace, logOf(ctx)).then(() => undefined));
 }
 
 export function presenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {

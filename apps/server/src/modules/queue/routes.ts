@@ -6,10 +6,12 @@
  * on (re)authentication, the current count and any running accept phase.
  */
 import { errorBodySchema, queueMessageSchema, queueStateSchema } from '@openpug/shared';
+import { isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { inTransaction, jobsOf, logOf } from '../../jobs';
 import { currentUserId, requireAuth } from '../auth/guard';
+import { queueEntries } from './schema';
 import {
   ACCEPT_JOB,
   acceptTimedOut,
@@ -57,6 +59,31 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
             `${userId}@${now}`,
             now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
           ),
+        logOf(ctx),
+      );
+    });
+
+    // After a crash nobody signed out: every player queued outside an accept phase gets the same
+    // grace as a closed tab (the deadline leaves the queue only if they have no socket anywhere by
+    // then). Players in an accept phase are settled by its own deadline.
+    app.addHook('onReady', async () => {
+      const now = ctx.clock.now();
+      await inTransaction(
+        ctx.db,
+        async (tx, after) => {
+          const queued = await tx
+            .select({ userId: queueEntries.userId })
+            .from(queueEntries)
+            .where(isNull(queueEntries.phaseId));
+          for (const { userId } of queued)
+            await jobsOf(ctx).schedule(
+              tx,
+              after,
+              DISCONNECT_JOB,
+              `${userId}@start-${now}`,
+              now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
+            );
+        },
         logOf(ctx),
       );
     });

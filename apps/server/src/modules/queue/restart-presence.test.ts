@@ -1,0 +1,65 @@
+/**
+ * After a crash, presence is rebuilt, not trusted: an instance that dies leaves players "online"
+ * and queued with nobody signing out. The next start gives every queued player the grace of a
+ * closed tab: whoever reconnects by then keeps their place and is online; the rest leave the
+ * queue, and their status says offline and not in queue, within grace + 2 s.
+ */
+import { offlineStatus } from '@openpug/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  connectSocket,
+  createTestApp,
+  createTestUser,
+  openTestDatabase,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { userStatus } from '../presence/schema';
+import { queueEntries } from './schema';
+
+const GRACE_MS = 400;
+let t: TestApp | undefined;
+afterAll(() => t?.close());
+
+describe('presence and queue after a crash', () => {
+  it('drops the queued players who do not come back within the grace; keeps the one who does', async () => {
+    const database = await openTestDatabase();
+    // What a killed instance leaves behind: five queued players stored online and in queue.
+    const seed = await createTestApp({ database });
+    const players: TestUser[] = [];
+    for (let i = 0; i < 5; i++)
+      players.push(await createTestUser(seed.app, { teamSpeakId: `ts-crash-${i}` }));
+    const now = Date.now();
+    for (const [i, p] of players.entries()) {
+      await database.db.insert(queueEntries).values({ userId: p.id, joinedAt: now - 1000 + i });
+      await database.db
+        .insert(userStatus)
+        .values({
+          userId: p.id,
+          status: { ...offlineStatus(), online: true, inQueue: true },
+          updatedAt: new Date(),
+        });
+    }
+    await seed.app.close();
+
+    const started = Date.now();
+    t = await createTestApp({
+      database,
+      env: { QUEUE_DISCONNECT_GRACE_MS: String(GRACE_MS), JOBS_POLL_MS: '100' },
+    });
+    await t.listen();
+    const back = await connectSocket(t.url, players[0].token); // reloads within the grace
+
+    const statusOf = async (id: string) =>
+      (await database.db.select().from(userStatus).where(eq(userStatus.userId, id)))[0]?.status;
+    const queued = async () => (await database.db.select().from(queueEntries)).map((e) => e.userId);
+    await expect.poll(queued, { timeout: GRACE_MS + 2_000 }).toEqual([players[0].id]);
+    for (const p of players.slice(1)) {
+      expect(await statusOf(p.id)).toMatchObject({ online: false, inQueue: false });
+    }
+    expect(await statusOf(players[0].id)).toMatchObject({ online: true, inQueue: true });
+    expect(Date.now() - started).toBeLessThan(GRACE_MS + 2_000 + 5_000); // app start included
+    back.disconnect();
+  });
+});
