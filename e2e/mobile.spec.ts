@@ -141,7 +141,7 @@ test('mobile app, QR dialog and settings rows in German at 390 px', async ({ bro
     { session: me.session },
   );
   await page.goto('/m');
-  await expect(page.getByTestId('mobile-queue')).toContainText('Spieler in der Queue');
+  await expect(page.getByTestId('mobile-queue')).toContainText('Spieler in der Warteschlange');
   await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
   const manifest = await (await request.get('/manifest.webmanifest')).json();
   expect(manifest).toMatchObject({ start_url: '/m', display: 'standalone' });

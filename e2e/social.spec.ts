@@ -56,11 +56,11 @@ test('two players become friends, see each other live, and part again', async ({
   await expect(friendItem(a.page, ben.name).locator('[data-status="online"]')).toHaveText('Online');
   await expect(benCard.getByRole('button', { name: 'Send message' })).toBeVisible();
 
-  // B closes the browser: A sees "Last seen" with the German relative time.
+  // B closes the browser: A sees "Last seen" with the relative time in English.
   await b.context.close();
   await expect(section(a.page, 'Offline').getByText(ben.name)).toBeVisible();
   await expect(friendItem(a.page, ben.name).locator('[data-status="lastSeen"]')).toHaveText(
-    'Last seen vor ein paar Sekunden',
+    'Last seen a few seconds ago',
   );
 
   // B comes back; A removes B and both lists update live.

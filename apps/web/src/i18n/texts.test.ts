@@ -23,6 +23,15 @@ describe('translations', () => {
     }
   });
 
+  it('German says Warteschlange, never the English "Queue"', () => {
+    for (const text of values(de)) expect(text as string).not.toMatch(/\bQueue/);
+  });
+
+  it('the English status lines carry no German words', () => {
+    for (const text of values(en.friends.status))
+      expect(text as string).not.toMatch(/\b(Spiel|Playerveto|Mapveto)\b/);
+  });
+
   it('take error texts from the shared catalogue instead of copying them', () => {
     for (const key of Object.keys(ERROR_TEXTS.en)) {
       expect(keys(en)).not.toContain(key);

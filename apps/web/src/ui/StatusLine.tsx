@@ -13,9 +13,9 @@ const TONE_COLOUR = { busy: tokens.accent, online: tokens.success, away: tokens.
  * online, last seen) with icons for a voice-server link, the arena and the queue.
  */
 export function StatusLine({ status, dense = false }: { status: UserStatus; dense?: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const now = useNow(30_000, !status.online && status.lastSeen !== null);
-  const line = statusLineOf(status, now);
+  const line = statusLineOf(status, now, i18n.language);
   const iconSize = dense ? 13 : 15;
   const text = t(`friends.status.${line.key}`, line.params);
   return (

@@ -201,3 +201,21 @@ export function CheckIcon(props: IconProps) {
     </LineIcon>
   );
 }
+
+/** The admin's user management: a person beside a list (distinct from Friends and Settings). */
+export function UsersIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <circle cx="8" cy="8" r="3.2" />
+      <path d="M2.5 19.5c.6-3.2 2.8-5 5.5-5s4.9 1.8 5.5 5M15.5 7h6M15.5 11.5h6M17.5 16h4" />
+    </LineIcon>
+  );
+}
+
+export function LogoutIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M10 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h4M21 12H10M17 8l4 4-4 4" />
+    </LineIcon>
+  );
+}

@@ -1,6 +1,6 @@
 import { offlineStatus, type UserStatus } from '@openpug/shared';
 import { describe, expect, it } from 'vitest';
-import { germanRelative, scoreText, statusLineOf } from './statusLine';
+import { relativeTime, scoreText, statusLineOf } from './statusLine';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const status = (
@@ -35,8 +35,12 @@ describe('status line priority (SPEC §2)', () => {
     });
     expect(statusLineOf({ ...inMatch, match: { ...inMatch.match, active: false } }, NOW).kind).toBe('online');
   });
-  it('offline with a last-seen time shows it in German; never seen shows offline', () => {
-    expect(statusLineOf(status({ lastSeen: NOW - 5 * 60_000 }), NOW)).toMatchObject({
+  it('offline with a last-seen time shows it in the interface language; never seen shows offline', () => {
+    expect(statusLineOf(status({ lastSeen: NOW - 5 * 60_000 }), NOW, 'en')).toMatchObject({
+      kind: 'lastSeen',
+      params: { time: '5 minutes ago' },
+    });
+    expect(statusLineOf(status({ lastSeen: NOW - 5 * 60_000 }), NOW, 'de')).toMatchObject({
       kind: 'lastSeen',
       params: { time: 'vor 5 Minuten' },
     });
@@ -50,11 +54,14 @@ describe('formatting', () => {
     expect(scoreText({ ...s, teamOne: true })).toBe('7 : 10');
     expect(scoreText({ ...s, teamOne: false })).toBe('10 : 7');
   });
-  it('uses German relative times whatever the UI language', () => {
-    expect(germanRelative(NOW - 10_000, NOW)).toBe('vor ein paar Sekunden');
-    expect(germanRelative(NOW - 3 * 3600_000, NOW)).toBe('vor 3 Stunden');
-    expect(germanRelative(NOW - 2 * 86400_000, NOW)).toBe('vor 2 Tagen');
+  it('uses relative times in the interface language', () => {
+    expect(relativeTime(NOW - 10_000, NOW, 'de')).toBe('vor ein paar Sekunden');
+    expect(relativeTime(NOW - 3 * 3600_000, NOW, 'de')).toBe('vor 3 Stunden');
+    expect(relativeTime(NOW - 2 * 86400_000, NOW, 'de')).toBe('vor 2 Tagen');
+    expect(relativeTime(NOW - 60_000, NOW, 'en')).toBe('a minute ago');
+    expect(relativeTime(NOW - 3 * 3600_000, NOW, 'en')).toBe('3 hours ago');
     // A clock slightly behind the server never says "in ...".
-    expect(germanRelative(NOW + 5_000, NOW)).toBe('vor ein paar Sekunden');
+    expect(relativeTime(NOW + 5_000, NOW, 'de')).toBe('vor ein paar Sekunden');
+    expect(relativeTime(NOW + 5_000, NOW, 'en')).toBe('a few seconds ago');
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The status line of SPEC §2 as data: which line a user status shows, in the spec's priority
- * order, and the German relative time and score the spec asks for (whatever the UI language).
+ * order, with the score and a relative time in the interface language ("5 minutes ago",
+ * "vor 5 Minuten").
  */
 import type { UserStatus } from '@openpug/shared';
-import relativeTime from 'dayjs/plugin/relativeTime';
+import relativeTimePlugin from 'dayjs/plugin/relativeTime';
 import { dayjs } from '../features/locale/dayjs';
 
-dayjs.extend(relativeTime);
+dayjs.extend(relativeTimePlugin);
 
 export type StatusLineKind =
   | 'inArena'
@@ -33,14 +34,14 @@ export function scoreText(status: UserStatus): string {
   return status.teamOne ? `${teamOne} : ${teamTwo}` : `${teamTwo} : ${teamOne}`;
 }
 
-/** German relative time ("vor 5 Minuten"), as the spec shows it in both languages. */
-export function germanRelative(epochMs: number, now: number = Date.now()): string {
+/** Relative time in the given language ("5 minutes ago", "vor 5 Minuten"); never "in …". */
+export function relativeTime(epochMs: number, now: number = Date.now(), language = 'en'): string {
   return dayjs(epochMs)
-    .locale('de')
+    .locale(language === 'de' ? 'de' : 'en')
     .from(dayjs(Math.max(now, epochMs)));
 }
 
-export function statusLineOf(status: UserStatus, now: number = Date.now()): StatusLineData {
+export function statusLineOf(status: UserStatus, now: number = Date.now(), language = 'en'): StatusLineData {
   const match = status.match;
   if (status.inArena) return { kind: 'inArena', key: 'inArena', tone: 'busy' };
   if (status.inQueue) return { kind: 'inQueue', key: 'inQueue', tone: 'busy' };
@@ -60,7 +61,7 @@ export function statusLineOf(status: UserStatus, now: number = Date.now()): Stat
     return {
       kind: 'lastSeen',
       key: 'lastSeen',
-      params: { time: germanRelative(status.lastSeen, now) },
+      params: { time: relativeTime(status.lastSeen, now, language) },
       tone: 'away',
     };
   }

@@ -6,6 +6,14 @@
 import { alpha, createTheme } from '@mui/material/styles';
 import { tokens } from './tokens';
 
+/**
+ * The keyboard focus ring: MUI's ButtonBase removes the browser outline, so every button, icon
+ * button, tab and menu item gets this one while focused by keyboard (`.Mui-focusVisible`).
+ */
+export const focusRing = { outline: `2px solid ${tokens.accent}`, outlineOffset: 2 } as const;
+/** The same ring drawn inside, for items that fill a list or a menu edge to edge. */
+const insetFocusRing = { ...focusRing, outlineOffset: -2 } as const;
+
 export const theme = createTheme({
   palette: {
     mode: 'dark',
@@ -33,8 +41,15 @@ export const theme = createTheme({
     MuiDialog: {
       styleOverrides: { paper: { backgroundColor: tokens.overlay, border: `1px solid ${tokens.divider}` } },
     },
+    MuiButtonBase: { styleOverrides: { root: { '&.Mui-focusVisible': focusRing } } },
     MuiButton: { defaultProps: { disableElevation: true } },
-    MuiTab: { styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
+    MuiTab: {
+      styleOverrides: {
+        root: { textTransform: 'none', fontWeight: 600, '&.Mui-focusVisible': insetFocusRing },
+      },
+    },
+    MuiMenuItem: { styleOverrides: { root: { '&.Mui-focusVisible': insetFocusRing } } },
+    MuiListItemButton: { styleOverrides: { root: { '&.Mui-focusVisible': insetFocusRing } } },
     MuiCssBaseline: {
       styleOverrides: { '::selection': { backgroundColor: alpha(tokens.accent, 0.35) } },
     },

@@ -2,18 +2,19 @@
  * The navigation sidebar's content (SPEC §2 Sidebar), shared by the docked sidebar and the phone
  * drawer. Plain React + CSS: it is part of the first paint.
  */
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../features/locale/LanguageSwitch';
 import { openQrDialog } from '../../features/qr/state';
-import { useSession } from '../../features/session/store';
+import { logout, useSession } from '../../features/session/store';
 import controls from '../../ui/controls.module.css';
-import { FriendsIcon, LobbyIcon, LoginIcon, NotificationsIcon } from '../../ui/icons';
+import { FriendsIcon, LobbyIcon, LoginIcon, LogoutIcon, NotificationsIcon } from '../../ui/icons';
 import { Logo } from '../../ui/Logo';
 import { APP_VERSION } from '../versionCheck';
 import { setFriendsOpen } from './layoutState';
 import styles from './NavigationMenu.module.css';
-import { activeMatchId, type NavItem, navItemsFor } from './navItems';
+import { activeMatchId, type NavItem, type NavSection, navSectionsFor } from './navItems';
 
 function NavEntry({ item }: { item: NavItem }) {
   const { t } = useTranslation();
@@ -30,6 +31,48 @@ function NavEntry({ item }: { item: NavItem }) {
         ) : null}
       </NavLink>
     </li>
+  );
+}
+
+/** Log out from the menu: the session ends, the app goes to the login route (sessionRules). */
+function LogoutEntry() {
+  const { t } = useTranslation();
+  return (
+    <li>
+      <button
+        type="button"
+        className={styles.link}
+        onClick={() => {
+          logout();
+          // The cached server data belongs to the old session (the cache is not in the first paint).
+          void import('../../features/api/queryClient').then((m) => m.queryClient.clear());
+        }}
+      >
+        <LogoutIcon />
+        <span>{t('accounts.logout')}</span>
+      </button>
+    </li>
+  );
+}
+
+/** One group of entries; groups after the first have a small heading ("Account", "Admin"). */
+function NavGroup({ section, children }: { section: NavSection; children?: ReactNode }) {
+  const { t } = useTranslation();
+  const headingId = `nav-heading-${section.id}`;
+  return (
+    <>
+      {section.heading && (
+        <h2 id={headingId} className={styles.heading}>
+          {t(section.heading)}
+        </h2>
+      )}
+      <ul className={styles.list} aria-labelledby={section.heading ? headingId : undefined}>
+        {section.items.map((item) => (
+          <NavEntry key={item.to} item={item} />
+        ))}
+        {children}
+      </ul>
+    </>
   );
 }
 
@@ -116,11 +159,11 @@ export function NavigationMenu() {
         <Logo />
       </Link>
       <nav aria-label={t('nav.label')}>
-        <ul className={styles.list}>
-          {navItemsFor(loggedIn, user).map((item) => (
-            <NavEntry key={item.to} item={item} />
-          ))}
-        </ul>
+        {navSectionsFor(loggedIn, user).map((section) => (
+          <NavGroup key={section.id} section={section}>
+            {section.id === 'account' && <LogoutEntry />}
+          </NavGroup>
+        ))}
       </nav>
       {matchId && <MatchLobbyButton matchId={matchId} />}
       <div className={styles.spacer} />

@@ -8,6 +8,7 @@ import {
   MyMatchesIcon,
   SeasonIcon,
   SettingsIcon,
+  UsersIcon,
 } from '../../ui/icons';
 
 export interface NavItem {
@@ -23,9 +24,19 @@ const matches: NavItem = { to: '/', label: 'nav.matches', icon: MatchesIcon };
 const leaderboard: NavItem = { to: '/leaderboard', label: 'nav.leaderboard', icon: LeaderboardIcon };
 const season1: NavItem = { to: '/season1', label: 'nav.season1', icon: SeasonIcon };
 
-/** The sidebar entries of SPEC §2 for a visitor or a logged-in user. */
-export function navItemsFor(loggedIn: boolean, user: SessionUser | null): NavItem[] {
-  if (!loggedIn) return [matches, season1, leaderboard];
+/** A group of sidebar entries; every group after the first has a heading (i18n key). */
+export interface NavSection {
+  id: 'main' | 'account' | 'admin';
+  heading?: string;
+  items: NavItem[];
+}
+
+/**
+ * The sidebar of SPEC §2 in groups: the player's pages; then "Account" (settings; the menu adds
+ * Log out there); then, for admins only, "Admin" with its own entries and icons.
+ */
+export function navSectionsFor(loggedIn: boolean, user: SessionUser | null): NavSection[] {
+  if (!loggedIn) return [{ id: 'main', items: [matches, season1, leaderboard] }];
   const own: NavItem[] = user?._id
     ? [
         { to: `/user/${user._id}/matches`, label: 'nav.myMatches', icon: MyMatchesIcon },
@@ -37,19 +48,29 @@ export function navItemsFor(loggedIn: boolean, user: SessionUser | null): NavIte
         },
       ]
     : [];
-  return [
-    matches,
-    ...own,
-    leaderboard,
-    season1,
-    { to: '/settings', label: 'nav.settings', icon: SettingsIcon },
-    ...(user?.role === 'ADMIN'
-      ? [
-          { to: '/admin/drops', label: 'competition.nav.adminDrops', icon: DropsIcon },
-          { to: '/admin/users', label: 'competition.nav.adminUsers', icon: SettingsIcon },
-        ]
-      : []),
+  const sections: NavSection[] = [
+    { id: 'main', items: [matches, ...own, leaderboard, season1] },
+    {
+      id: 'account',
+      heading: 'nav.sections.account',
+      items: [{ to: '/settings', label: 'nav.settings', icon: SettingsIcon }],
+    },
   ];
+  if (user?.role === 'ADMIN')
+    sections.push({
+      id: 'admin',
+      heading: 'nav.sections.admin',
+      items: [
+        { to: '/admin/drops', label: 'competition.nav.adminDrops', icon: DropsIcon },
+        { to: '/admin/users', label: 'competition.nav.adminUsers', icon: UsersIcon },
+      ],
+    });
+  return sections;
+}
+
+/** Every sidebar entry in order (the sections flattened). */
+export function navItemsFor(loggedIn: boolean, user: SessionUser | null): NavItem[] {
+  return navSectionsFor(loggedIn, user).flatMap((section) => section.items);
 }
 
 /** The match the user is playing in, if any: the Match Lobby button links there. */

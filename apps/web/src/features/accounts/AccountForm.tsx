@@ -39,8 +39,19 @@ export function AccountForm({
   );
 }
 
-/** The e-mail input of an account form (`name` is the form's e-mail field). */
-export function EmailField<T extends FieldValues>({ form, name }: { form: UseFormReturn<T>; name: Path<T> }) {
+/**
+ * The e-mail input of an account form (`name` is the form's e-mail field). `autoFocus` puts the
+ * cursor there on screens that start with it (login), so keyboard users need no Tab round.
+ */
+export function EmailField<T extends FieldValues>({
+  form,
+  name,
+  autoFocus = false,
+}: {
+  form: UseFormReturn<T>;
+  name: Path<T>;
+  autoFocus?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <FormTextField
@@ -48,6 +59,7 @@ export function EmailField<T extends FieldValues>({ form, name }: { form: UseFor
       type="email"
       label={t('accounts.fields.email')}
       autoComplete="email"
+      autoFocus={autoFocus}
       fieldError={form.getFieldState(name, form.formState).error}
     />
   );

@@ -26,6 +26,16 @@ export function ruleMessage(key: string): FieldMessage {
   return KEY_TO_RULE[key] ?? { key };
 }
 
+/**
+ * The client text for a schema issue: a too-long text says its limit ("At most 64 characters")
+ * rather than the server's generic INVALID_INPUT; everything else goes through ruleMessage.
+ */
+export function issueMessage(issue: z.core.$ZodIssue): FieldMessage {
+  if (issue.code === 'too_big' && issue.origin === 'string')
+    return { key: 'accounts.fields.tooLong', params: { max: Number(issue.maximum) } };
+  return ruleMessage(issue.message);
+}
+
 /** Encodes a message for react-hook-form's string `message`. */
 const encode = (m: FieldMessage) => JSON.stringify(m);
 export function decodeMessage(message: string | undefined): FieldMessage | null {
@@ -61,8 +71,7 @@ export function formResolver<T extends FieldValues>(
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? '');
-        if (field && !errors[field])
-          errors[field] = { type: 'schema', message: encode(ruleMessage(issue.message)) };
+        if (field && !errors[field]) errors[field] = { type: 'schema', message: encode(issueMessage(issue)) };
       }
     }
     if (options.confirm) {

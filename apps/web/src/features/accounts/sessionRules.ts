@@ -6,11 +6,14 @@
  * - A periodic check refreshes the token (`GET /api/token`) when the stored expiry is near or past.
  * - Auto login refreshes the stored user from `GET /api/profile`.
  * - `privateUserUpdate` (live, own sockets) merges the changed fields into the stored user.
+ * - `PRIVATE_MATCH_RESULT` stores the new Elo at once, re-reads the profile for the new rank and
+ *   drops cached cards, rankings and match lists, so no screen keeps the Elo from login.
  * - When the session ends (logout button, any 401) the app goes to the login route; the socket
  *   module sends `logout` and disconnects.
  */
-import type { ProfilePatchEvent, SessionResponse, TokenResponse } from '@openpug/shared';
+import type { MatchResultPayload, ProfilePatchEvent, SessionResponse, TokenResponse } from '@openpug/shared';
 import { api, type RequestOptions } from '../api/client';
+import { queryClient } from '../api/queryClient';
 import { setLoading } from '../app-state/store';
 import { type SessionUser, saveSession, updateSessionUser, useSession } from '../session/store';
 import { useSocketState } from '../socket/socket';
@@ -99,6 +102,17 @@ export function mergeUserUpdate(patch: ProfilePatchEvent | Record<string, unknow
   updateSessionUser(patch as Partial<SessionUser>);
 }
 
+/** The own match result: the new Elo now, the new rank from the profile, and fresh lists. */
+export function applyMatchResult(result: Pick<MatchResultPayload, 'newElo'>): Promise<void> {
+  const { user } = useSession.getState();
+  if (!user) return Promise.resolve();
+  const stats = (user.stats ?? {}) as Record<string, unknown>;
+  updateSessionUser({ stats: { ...stats, elo: result.newElo } });
+  for (const queryKey of [['users'], ['ranking'], ['matches'], ['season']])
+    void queryClient.invalidateQueries({ queryKey });
+  return refreshProfile();
+}
+
 export interface SessionRulesDeps {
   /** Called when a session ends; the app navigates to the login route. */
   onLoggedOut: () => void;
@@ -127,11 +141,14 @@ export function startSessionRules(deps: SessionRulesDeps): () => void {
 
   let boundSocket: ReturnType<typeof useSocketState.getState>['socket'] = null;
   const listener = (patch: ProfilePatchEvent) => mergeUserUpdate(patch);
+  const onResult = (result: MatchResultPayload) => void applyMatchResult(result);
   const bindSocket = (socket: typeof boundSocket) => {
     if (socket === boundSocket) return;
     boundSocket?.off('privateUserUpdate', listener);
+    boundSocket?.off('PRIVATE_MATCH_RESULT', onResult);
     boundSocket = socket;
     boundSocket?.on('privateUserUpdate', listener);
+    boundSocket?.on('PRIVATE_MATCH_RESULT', onResult);
   };
   bindSocket(useSocketState.getState().socket);
   const unsubscribeSocket = useSocketState.subscribe((s) => bindSocket(s.socket));

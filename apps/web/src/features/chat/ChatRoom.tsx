@@ -99,9 +99,12 @@ export function ChatRoom({
   onClose,
   bannerProps,
   bannerExtra,
+  title,
 }: {
   chatId: string;
   variant: ChatVariant;
+  /** Shown instead of the room's own name (the match page names its chat by the teams). */
+  title?: string;
   onClose?: () => void;
   /** Extra props for the banner (the floating window drags by it). */
   bannerProps?: HTMLAttributes<HTMLDivElement>;
@@ -130,7 +133,7 @@ export function ChatRoom({
     markRoomVisible(room.roomId, true);
     return () => markRoomVisible(room.roomId, false);
   }, [room]);
-  const name = room ? roomDisplayName(room) : '';
+  const name = title ?? (room ? roomDisplayName(room) : '');
   return (
     <section
       className={styles.room}

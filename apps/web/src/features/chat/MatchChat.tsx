@@ -8,13 +8,18 @@ import { useSession } from '../session/store';
 import styles from './Chat.module.css';
 import { ChatRoom } from './ChatRoom';
 
-export function MatchChat({ matchId }: { matchId: string }) {
+/** `title` names the chat (the teams); the room's stored name is only its id ("Match b11a1fa0"). */
+export function MatchChat({ matchId, title }: { matchId: string; title?: string }) {
   const { t } = useTranslation();
   const loggedIn = useSession((s) => s.isTokenSet);
   return (
     <div className={styles.matchPanel} data-testid="match-chat">
       {loggedIn ? (
-        <ChatRoom chatId={matchRoomAliasLocalpart(matchId)} variant="match" />
+        <ChatRoom
+          chatId={matchRoomAliasLocalpart(matchId)}
+          variant="match"
+          title={title ?? t('match.chat')}
+        />
       ) : (
         <div className={styles.centerNote}>{t('chat.loginToChat')}</div>
       )}

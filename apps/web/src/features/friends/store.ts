@@ -21,11 +21,16 @@ export function setOwnCard(me: UserCard | null): void {
   useFriendsStore.setState({ me });
 }
 
-/** The private user update event: merges changed name, avatar or status into the own card. */
+/**
+ * The private user update event (and the own match result): merges changed name, avatar, status,
+ * Elo or rank into the own card.
+ */
 export function patchOwnCard(patch: {
   name?: string | null;
   avatar?: string | null;
   status?: UserStatus;
+  stats?: { elo: number };
+  rank?: number;
 }): void {
   const { me } = useFriendsStore.getState();
   if (!me) return;
@@ -33,6 +38,8 @@ export function patchOwnCard(patch: {
   if (patch.name !== undefined) next.name = patch.name;
   if (patch.avatar !== undefined) next.avatar = patch.avatar;
   if (patch.status !== undefined) next.status = patch.status;
+  if (patch.stats !== undefined) next.stats = { ...next.stats, ...patch.stats };
+  if (patch.rank !== undefined) next.rank = patch.rank;
   useFriendsStore.setState({ me: next });
 }
 

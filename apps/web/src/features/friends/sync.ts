@@ -61,7 +61,22 @@ const handlers: { [E in keyof ServerToClientEvents]?: ServerToClientEvents[E] } 
   socialChangedStatus: (payload) => dispatchFriends({ type: 'status', payload }),
   socialChangedName: (payload) => dispatchFriends({ type: 'name', payload }),
   privateUserUpdate: (patch) => patchOwnCard(patch as Parameters<typeof patchOwnCard>[0]),
+  // The own Elo changed: show it at once, then re-read the card for the new rank.
+  PRIVATE_MATCH_RESULT: ({ newElo }) => {
+    patchOwnCard({ stats: { elo: newElo } });
+    void reloadOwnCard().catch(() => undefined);
+  },
 };
+
+/** Re-reads the own card (rank and Elo after a match); an answer of an older session is dropped. */
+export async function reloadOwnCard(): Promise<void> {
+  const { user, token } = useSession.getState();
+  if (!token || !user?._id) return;
+  const mine = generation;
+  const me = await api.get<UserCard>(`/users/${user._id}`, { silent: true });
+  if (mine !== generation || useSession.getState().user?._id !== user._id) return;
+  setOwnCard(me);
+}
 
 function attach(socket: AppSocket): () => void {
   const untyped = socket as unknown as { on(e: string, l: unknown): void; off(e: string, l: unknown): void };

@@ -9,19 +9,14 @@ import type { MatchResultPayload } from '@openpug/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { updateSessionUser, useSession } from '../session/store';
 import { useSocketEvent } from '../socket';
 import { describeResult } from './result';
 
 export function MatchResultDialog() {
   const { t } = useTranslation();
   const [result, setResult] = useState<MatchResultPayload | null>(null);
-  useSocketEvent('PRIVATE_MATCH_RESULT', (payload) => {
-    setResult(payload);
-    const user = useSession.getState().user;
-    const stats = (user?.stats ?? {}) as Record<string, unknown>;
-    updateSessionUser({ elo: payload.newElo, stats: { ...stats, elo: payload.newElo } });
-  });
+  // The session rules store the new Elo and rank (also when this dialog is not mounted).
+  useSocketEvent('PRIVATE_MATCH_RESULT', (payload) => setResult(payload));
   if (!result) return null;
   const view = describeResult(result);
   const win = result.victory;

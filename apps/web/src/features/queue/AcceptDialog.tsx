@@ -168,6 +168,8 @@ export function AcceptDialog() {
               size="large"
               disabled={busy}
               onClick={() => void sendQueue('ready')}
+              // Initial focus: Enter accepts at once.
+              autoFocus
               sx={{ px: 6, py: 1.5, fontSize: '1.1rem', fontWeight: 800 }}
             >
               {t('queue.accept.button')}

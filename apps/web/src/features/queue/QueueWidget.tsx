@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { formatMmSs } from '../../ui/countdown';
 import { useNow } from '../../ui/useNow';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
+import { NotificationOptIn } from '../reach/acceptAlerts';
 import { useSession } from '../session/store';
 import { useSocketState } from '../socket';
 import { AcceptDialog, KickDialog, TimeoutDialog } from './AcceptDialog';
@@ -43,6 +44,8 @@ export function QueueWidget() {
   const { t } = useTranslation();
   useQueueEvents();
   const { inQueue, count, joinedAt, busy } = useQueue();
+  // While an accept phase runs the dialog is the only way out (Accept / Decline).
+  const accepting = useQueue((s) => s.phase !== null);
   const linked = useSession((s) => typeof s.user?.teamSpeakId === 'string' && s.user.teamSpeakId !== '');
   const inMatch = useSession((s) => Boolean(s.user?.status?.match?.active));
   const elapsed = useElapsed(inQueue ? joinedAt : null);
@@ -64,7 +67,9 @@ export function QueueWidget() {
             right: { xs: 84, sm: 'auto' },
             display: 'flex',
             alignItems: 'center',
+            flexWrap: 'wrap',
             gap: 1.5,
+            rowGap: 0.25,
             px: 1.5,
             py: 1,
             borderRadius: 3,
@@ -86,7 +91,7 @@ export function QueueWidget() {
                 fontWeight: 700,
               }}
             >
-              {inQueue ? t('queue.searching') : t('queue.title')}
+              {accepting ? t('queue.accept.title') : inQueue ? t('queue.searching') : t('queue.title')}
             </Typography>
             <Typography
               component="div"
@@ -115,7 +120,7 @@ export function QueueWidget() {
               </Box>
             </Typography>
           </Box>
-          {inQueue ? (
+          {accepting ? null : inQueue ? (
             <Button
               variant="outlined"
               color="inherit"
@@ -138,6 +143,7 @@ export function QueueWidget() {
               {t('queue.play')}
             </Button>
           )}
+          {inQueue && !accepting && <NotificationOptIn sx={{ flexBasis: '100%' }} />}
           {!linked && (
             <Box id="queue-link-hint" sx={{ display: 'none' }}>
               {t('queue.linkFirst')}

@@ -8,7 +8,7 @@
  */
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
-import Typography from '@mui/material/Typography';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../../i18n';
@@ -100,39 +100,45 @@ export function useAcceptAlerts(playing: boolean, soundUrl: string, deadline: nu
 }
 
 /**
- * The 'sound is blocked' notice and the notification opt-in, for the accept dialog. No extra
- * buttons (the dialog's only button stays Accept): any click or key on the page starts the sound,
- * and the opt-in is a link.
+ * The 'sound is blocked' notice, for the accept dialog. No extra buttons (the dialog's only
+ * buttons stay Accept and Decline): any click or key on the page starts the sound. The
+ * notification opt-in is not here: it would cost seconds of the accept phase (NotificationOptIn).
  */
 export function AcceptAlertNotice({ alerts }: { alerts: AcceptAlerts }) {
+  const { t } = useTranslation();
+  if (!alerts.soundBlocked) return null;
+  return (
+    <Alert severity="warning" data-testid="sound-blocked" sx={{ mb: 2, textAlign: 'left' }}>
+      <strong>{t('reach.alerts.soundBlockedTitle')}</strong> — {t('reach.alerts.soundBlocked')}
+    </Alert>
+  );
+}
+
+/**
+ * The desktop-notification opt-in: a small link while the player waits in the queue (never in
+ * the accept dialog), shown only while the browser has not been asked yet.
+ */
+export function NotificationOptIn({ sx }: { sx?: SxProps<Theme> }) {
   const { t } = useTranslation();
   const [permission, setPermission] = useState(() =>
     notifySupported() ? Notification.permission : 'denied',
   );
+  if (permission !== 'default') return null;
   return (
-    <>
-      {alerts.soundBlocked && (
-        <Alert severity="warning" data-testid="sound-blocked" sx={{ mb: 2, textAlign: 'left' }}>
-          <strong>{t('reach.alerts.soundBlockedTitle')}</strong> — {t('reach.alerts.soundBlocked')}
-        </Alert>
-      )}
-      {permission === 'default' && (
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-          {t('reach.alerts.notifyAsk')}{' '}
-          <Link
-            href="#"
-            data-testid="notify-allow"
-            onClick={(e) => {
-              e.preventDefault();
-              void Notification.requestPermission()
-                .then(setPermission)
-                .catch(() => undefined);
-            }}
-          >
-            {t('reach.alerts.notifyAllow')}
-          </Link>
-        </Typography>
-      )}
-    </>
+    <Link
+      href="#"
+      variant="caption"
+      data-testid="notify-allow"
+      title={t('reach.alerts.notifyAsk')}
+      onClick={(e) => {
+        e.preventDefault();
+        void Notification.requestPermission()
+          .then(setPermission)
+          .catch(() => undefined);
+      }}
+      sx={[{ textAlign: 'left', fontWeight: 600 }, ...(Array.isArray(sx) ? sx : [sx])]}
+    >
+      {t('reach.alerts.notifyAllow')}
+    </Link>
   );
 }

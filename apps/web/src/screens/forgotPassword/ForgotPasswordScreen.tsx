@@ -53,7 +53,7 @@ export function ForgotPasswordScreen() {
         </Alert>
       ) : (
         <AccountForm onSubmit={onSubmit} submitLabel={t('accounts.forgot.submit')} submitting={isSubmitting}>
-          <EmailField form={form} name="email" />
+          <EmailField form={form} name="email" autoFocus />
         </AccountForm>
       )}
     </AuthCard>

@@ -66,7 +66,7 @@ export function LoginScreen() {
         submitLabel={t('accounts.login.submit')}
         submitting={isSubmitting}
       >
-        <EmailField form={form} name="email" />
+        <EmailField form={form} name="email" autoFocus />
         <PasswordFields form={form} current={{ name: 'password', label: 'password' }} />
         <Box sx={{ textAlign: 'right', mt: '4px !important' }}>
           <Link component={RouterLink} to="/forgot" variant="body2">

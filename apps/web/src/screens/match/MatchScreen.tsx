@@ -6,6 +6,7 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -13,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { MATCH_PAGE_TITLE, type MatchState } from '@openpug/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link as RouterLink, useParams } from 'react-router';
 import { emitWithAck } from '../../features/matches/emit';
 import { canAskForHelp, isParticipant } from '../../features/matches/permissions';
 import { useMatchRoom } from '../../features/matches/room';
@@ -70,13 +71,38 @@ function Result({ state }: { state: MatchState }) {
   );
 }
 
+/** Refusals that mean the match does not exist (unknown id, or no id at all). */
+const NOT_FOUND_KEYS = new Set(['NOT_FOUND', 'ID_MALFORMED']);
+
+/** An unknown match: say so, and offer the way back. */
+function MatchNotFound() {
+  const { t } = useTranslation();
+  const loggedIn = useSession((s) => s.isTokenSet);
+  return (
+    <Alert
+      severity="info"
+      data-testid="match-not-found"
+      action={
+        <Button component={RouterLink} to={loggedIn ? '/home' : '/'} color="inherit" size="small">
+          {t('match.goHome')}
+        </Button>
+      }
+      sx={{ alignItems: 'center' }}
+    >
+      <AlertTitle>{t('match.notFound')}</AlertTitle>
+      {t('match.notFoundText')}
+    </Alert>
+  );
+}
+
 function Room({ matchId }: { matchId: string }) {
   const { t } = useTranslation();
   const myId = useSession((s) => s.user?._id ?? null);
   const { state, error, socket } = useMatchRoom(matchId);
   const [tab, setTab] = useState<'overview' | 'scoreboard'>('overview');
 
-  if (error && !state) return <Alert severity="error">{t(error)}</Alert>;
+  if (error && !state)
+    return NOT_FOUND_KEYS.has(error) ? <MatchNotFound /> : <Alert severity="error">{t(error)}</Alert>;
   if (!state)
     return (
       <Box sx={{ display: 'grid', placeItems: 'center', py: 8 }}>
@@ -186,7 +212,10 @@ function Room({ matchId }: { matchId: string }) {
           <Panel title={t('match.chat')}>
             <Box sx={{ height: { xs: 420, xl: 520 }, display: 'flex', flexDirection: 'column' }}>
               <Suspense fallback={<CircularProgress size={20} />}>
-                <MatchChat matchId={matchId} />
+                <MatchChat
+                  matchId={matchId}
+                  title={t('match.chatTitle', { one: state.teamOne.name, two: state.teamTwo.name })}
+                />
               </Suspense>
             </Box>
           </Panel>

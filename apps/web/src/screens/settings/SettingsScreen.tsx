@@ -55,6 +55,9 @@ function HeadsetIcon() {
   );
 }
 
+/** A TeamSpeak uid ("0Tt/ugf09…=", 28 characters) shortened for reading: its first 8 characters. */
+export const shortVoiceId = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
+
 const soundLabel = (file: string) => file.replace(/\.\w+$/, '');
 
 async function saveProfile(body: Record<string, unknown>, quiet = false) {
@@ -220,7 +223,14 @@ function LinkedAccounts() {
           title={t('accounts.voice.title')}
           linked={Boolean(teamSpeakId)}
           detail={
-            teamSpeakId ? t('accounts.voice.linkedAs', { id: teamSpeakId }) : t('accounts.voice.homeHint')
+            teamSpeakId ? (
+              // The server stores only the identity's uid (no nickname): shortened, in full on hover.
+              <span title={teamSpeakId} data-testid="voice-identity">
+                {t('accounts.voice.linkedAs', { id: shortVoiceId(teamSpeakId) })}
+              </span>
+            ) : (
+              t('accounts.voice.homeHint')
+            )
           }
           action={
             teamSpeakId ? (

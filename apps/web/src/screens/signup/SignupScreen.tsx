@@ -73,6 +73,8 @@ export function SignupScreen() {
         </AuthFooterLink>
       }
     >
+      <SteamButton onLoggedIn={() => navigate('/home')} />
+      <OrDivider />
       <AccountForm
         onSubmit={onSubmit}
         label={t('accounts.signup.formLabel')}
@@ -83,6 +85,7 @@ export function SignupScreen() {
           {...muiField(register('name'))}
           label={t('accounts.fields.name')}
           autoComplete="nickname"
+          autoFocus
           fieldError={errors.name}
         />
         <EmailField form={form} name="email" />
@@ -91,8 +94,6 @@ export function SignupScreen() {
           chosen={{ name: 'password', label: 'password', confirm: 'confirmPassword' }}
         />
       </AccountForm>
-      <OrDivider />
-      <SteamButton onLoggedIn={() => navigate('/home')} />
     </AuthCard>
   );
 }

@@ -1,0 +1,57 @@
+/**
+ * Player-experience fixes: keyboard use (focus ring, first field focused), texts in the
+ * interface language, the admin section of the navigation and clearer error and empty pages.
+ */
+import { expect, type Page, test } from '@playwright/test';
+
+/** The computed outline of the focused element. */
+const focusedOutline = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const style = getComputedStyle(el);
+    return { tag: el.tagName, style: style.outlineStyle, width: Number.parseFloat(style.outlineWidth) };
+  });
+
+test('login starts in the e-mail field, and keyboard focus on buttons is visible', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.locator('input[name="email"]')).toBeFocused();
+  // One Shift+Tab back is the Steam button: it shows a clear ring.
+  await page.keyboard.press('Shift+Tab');
+  const steam = await focusedOutline(page);
+  expect(steam.tag).toBe('BUTTON');
+  expect(steam.style).toBe('solid');
+  expect(steam.width).toBeGreaterThanOrEqual(2);
+  // Tab on through the form (password, the forgot link) to the submit button: a ring there too.
+  await page.locator('input[name="password"]').focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('form button[type="submit"]')).toBeFocused();
+  expect((await focusedOutline(page)).style).toBe('solid');
+});
+
+test('sign-up: Steam first, then "or with e-mail" between it and the form; the name field has focus', async ({
+  page,
+}) => {
+  await page.goto('/signup');
+  await expect(page.locator('input[name="name"]')).toBeFocused();
+  const steam = await page.getByRole('button', { name: 'Sign in with Steam' }).boundingBox();
+  const divider = await page.getByText('or with e-mail').boundingBox();
+  const name = await page.locator('input[name="name"]').boundingBox();
+  expect(steam && divider && name).toBeTruthy();
+  if (steam && divider && name) {
+    expect(steam.y + steam.height).toBeLessThanOrEqual(divider.y);
+    expect(divider.y + divider.height).toBeLessThanOrEqual(name.y);
+  }
+  // A name over 64 characters states the limit.
+  await page.locator('input[name="name"]').fill('n'.repeat(65));
+  await page.locator('form button[type="submit"]').click();
+  await expect(page.getByText('At most 64 characters')).toBeVisible();
+});
+
+test('an unknown match says it does not exist and links to the start page', async ({ page }) => {
+  await page.goto('/match/7d1c1f2e-9a0b-4c5d-8e6f-0a1b2c3d4e5f');
+  const notFound = page.getByTestId('match-not-found');
+  await expect(notFound).toContainText("This match doesn't exist");
+  await notFound.getByRole('link', { name: 'Go to the start page' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
