@@ -441,6 +441,10 @@ describe('match room', () => {
         newElo: expected,
         matchId,
       });
+      // The own profile follows: Elo and rank for the player's card.
+      await expect
+        .poll(() => got(p, 'privateUserUpdate').find((u) => u.stats?.elo === expected))
+        .toMatchObject({ stats: { elo: expected }, rank: expect.any(Number) });
     }
     expect(got(spectator, 'MATCH_SCORE_UPDATE').length).toBeGreaterThanOrEqual(13);
     expect(last(spectator, 'MATCH_CHANGE_STATUS')).toEqual({ matchId, status: 'finished' });

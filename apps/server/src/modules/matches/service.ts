@@ -31,7 +31,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { adjustElo, findUserById, findUserIdsByRole, findUsersByIds } from '../accounts/service';
+import { adjustElo, findUserById, findUserIdsByRole, findUsersByIds, ranksOfUsers } from '../accounts/service';
 import { eloDelta, eloRulesFromConfig } from '../rating/elo';
 import { autoPick, banTurn, chooseCaptains, DEFAULT_MAP_POOL, pickTurn, remainingMaps } from './rules';
 import { maps, matches, matchPlayers, matchRounds, type RoundPlayerStats } from './schema';
@@ -664,6 +664,16 @@ export async function finishMatch(
       matchId: match.id,
       status: 'finished',
     });
+  });
+  // Each player's own profile follows the result (Elo and rank on their card), as after any other
+  // change of their Profile fields.
+  after.add(async () => {
+    const ranks = await ranksOfUsers(ctx.db, results.map((r) => r.userId));
+    for (const r of results)
+      ctx.realtime.toUser(r.userId, 'privateUserUpdate', {
+        stats: { elo: r.newElo },
+        rank: ranks.get(r.userId) ?? 1,
+      });
   });
   after.add(() => publishState(ctx, match.id));
   patchAll(
