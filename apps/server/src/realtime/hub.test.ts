@@ -96,4 +96,17 @@ describe('socket hub on /socket', () => {
     await expect.poll(() => t.app.ctx.realtime.socketCount(user.id)).toBe(0);
     socket.disconnect();
   });
+
+  it('closing the app drops the connections so that clients reconnect by themselves', async () => {
+    const t2 = await createTestApp();
+    await t2.listen();
+    const user = await createTestUser(t2.app);
+    const socket = await connectSocket(t2.url, user.token);
+    const reason = nextEvent<string>(socket, 'disconnect');
+    await t2.close();
+    // 'transport close' makes socket.io-client reconnect; 'io server disconnect' would not.
+    expect(await reason).toBe('transport close');
+    expect(socket.active).toBe(true);
+    socket.disconnect();
+  });
 });

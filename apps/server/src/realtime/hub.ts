@@ -214,8 +214,10 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       return ids;
     },
     async close() {
-      // Not io.close(): that would also close the HTTP server, which Fastify owns.
-      io.local.disconnectSockets(true);
+      // Not io.close(): that would also close the HTTP server, which Fastify owns. Only the
+      // connections are closed, without a Socket.IO disconnect packet: clients then see a lost
+      // transport and reconnect by themselves (to another instance behind the proxy, or to this
+      // one once it is back), whereas a server disconnect tells them to stay away.
       io.engine.close();
       await new Promise((resolve) => setImmediate(resolve)); // disconnect handlers have started
       await Promise.allSettled([...signingOut]);
