@@ -34,6 +34,7 @@ import { createMailer } from './modules/mail/mailer';
 import { matchesModule } from './modules/matches/routes';
 import { installMetrics } from './modules/metrics/routes';
 import { mobileModule } from './modules/mobile/routes';
+import { moderationModule } from './modules/moderation/routes';
 import { presenceRoutes } from './modules/presence/routes';
 import { queueModule } from './modules/queue/routes';
 import { rankingModule } from './modules/ranking/routes';
@@ -150,6 +151,7 @@ export async function buildApp(
     rankingModule,
     dropsModule,
     adminModule,
+    moderationModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

@@ -93,6 +93,10 @@ const ADMIN = new Set([
   'POST /api/admin/matches/:id/cancel',
   'GET /api/admin/users/:id/cooldowns',
   'POST /api/admin/users/:id/cooldowns/lift',
+  'GET /api/admin/users/:id/sanctions',
+  'POST /api/admin/users/:id/sanctions',
+  'POST /api/admin/sanctions/:id/lift',
+  'GET /api/admin/audit',
 ]);
 
 /** A value for a field by name where its type alone does not say what is valid. */

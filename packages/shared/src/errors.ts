@@ -35,6 +35,7 @@ export const ERROR_TEXTS = {
     TOO_MANY_REQUESTS: 'Too many requests, please wait a moment',
     QUEUE_COOLDOWN: 'You are on a queue cooldown',
     PUSH_ENDPOINT_NOT_PUBLIC: 'Notifications can only be sent to a public https push service',
+    PUSH_ENDPOINT_TAKEN: 'This browser receives notifications for another account',
     NOT_AUTHENTICATED: 'Please log in first',
     BANNER_NOT_UNLOCKED: 'This banner is not unlocked yet',
     SOUND_NOT_UNLOCKED: 'This sound is not unlocked yet',
@@ -42,6 +43,8 @@ export const ERROR_TEXTS = {
     // Reaching players (issue 8).
     PHONE_IS_NOT_VALID: 'Enter the number in international format, e.g. +491701234567',
     WHATSAPP_NOT_LINKED: 'Link a WhatsApp number first',
+    WHATSAPP_SIGNATURE_INVALID: 'The webhook signature is missing or wrong',
+    WHATSAPP_VERIFY_TOKEN_INVALID: 'The webhook verify token is wrong',
     DISCORD_ALREADY_LINKED: 'This Discord account is already linked to another account',
     // Queue and match (issue 5).
     VOICE_NOT_LINKED: 'Link your TeamSpeak identity before queueing',
@@ -69,6 +72,15 @@ export const ERROR_TEXTS = {
     NOT_FRIENDS: 'You are not friends',
     /** TeamSpeak ServerQuery did not answer in time, is reconnecting or is waiting out a flood ban. */
     VOICE_SERVER_UNAVAILABLE: 'The TeamSpeak server is not answering right now, please try again in a moment',
+    // Community safety (bans, mutes).
+    BANNED: 'You are banned',
+    MUTED: 'You are muted in the chat',
+    SANCTION_NOT_ACTIVE: 'This sanction has already ended or been lifted',
+    CANNOT_SANCTION_YOURSELF: 'You cannot ban or mute yourself',
+    // Substitute offers (a no-show's slot).
+    SUBSTITUTE_TAKEN: 'Someone else took this slot first',
+    SUBSTITUTE_EXPIRED: 'This substitute offer has ended',
+    SUBSTITUTE_NOT_QUEUED: 'Only players waiting in the queue can take a substitute slot',
   },
   de: {
     '404': '404 Seite nicht gefunden',
@@ -98,6 +110,7 @@ export const ERROR_TEXTS = {
     TOO_MANY_REQUESTS: 'Zu viele Anfragen, bitte warte einen Moment',
     QUEUE_COOLDOWN: 'Du hast gerade eine Warteschlangen-Sperre',
     PUSH_ENDPOINT_NOT_PUBLIC: 'Benachrichtigungen gehen nur an einen öffentlichen https-Push-Dienst',
+    PUSH_ENDPOINT_TAKEN: 'Dieser Browser erhält Benachrichtigungen für ein anderes Konto',
     NOT_AUTHENTICATED: 'Bitte melde dich zuerst an',
     BANNER_NOT_UNLOCKED: 'Dieses Banner ist noch nicht freigeschaltet',
     SOUND_NOT_UNLOCKED: 'Dieser Sound ist noch nicht freigeschaltet',
@@ -105,6 +118,8 @@ export const ERROR_TEXTS = {
     // Reaching players (issue 8).
     PHONE_IS_NOT_VALID: 'Gib die Nummer im internationalen Format ein, z. B. +491701234567',
     WHATSAPP_NOT_LINKED: 'Verknüpfe zuerst eine WhatsApp-Nummer',
+    WHATSAPP_SIGNATURE_INVALID: 'Die Webhook-Signatur fehlt oder ist falsch',
+    WHATSAPP_VERIFY_TOKEN_INVALID: 'Das Webhook-Verifizierungstoken ist falsch',
     DISCORD_ALREADY_LINKED: 'Dieses Discord-Konto ist bereits mit einem anderen Konto verknüpft',
     VOICE_NOT_LINKED: 'Verknüpfe zuerst deine TeamSpeak-Identität',
     STEAM_NOT_LINKED: 'Verknüpfe zuerst dein Steam-Konto',
@@ -130,6 +145,13 @@ export const ERROR_TEXTS = {
     NOT_FRIENDS: 'Ihr seid nicht befreundet',
     VOICE_SERVER_UNAVAILABLE:
       'Der TeamSpeak-Server antwortet gerade nicht, bitte versuche es gleich noch einmal',
+    BANNED: 'Du bist gesperrt',
+    MUTED: 'Du bist im Chat stummgeschaltet',
+    SANCTION_NOT_ACTIVE: 'Diese Sanktion ist bereits abgelaufen oder aufgehoben',
+    CANNOT_SANCTION_YOURSELF: 'Du kannst dich nicht selbst sperren oder stummschalten',
+    SUBSTITUTE_TAKEN: 'Jemand anderes war schneller und hat den Platz übernommen',
+    SUBSTITUTE_EXPIRED: 'Dieses Ersatzspieler-Angebot ist abgelaufen',
+    SUBSTITUTE_NOT_QUEUED: 'Nur Spieler in der Warteschlange können als Ersatz einspringen',
   },
 } as const;
 

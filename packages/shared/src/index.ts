@@ -5,6 +5,7 @@ export * from './constants';
 export * from './errors';
 export * from './list';
 export * from './match';
+export * from './moderation';
 export * from './queue';
 export * from './reach';
 export * from './social';

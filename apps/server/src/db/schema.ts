@@ -14,6 +14,7 @@ export * from '../modules/gameservers/schema';
 export * from '../modules/mail/schema';
 export * from '../modules/matches/schema';
 export * from '../modules/mobile/schema';
+export * from '../modules/moderation/schema';
 export * from '../modules/presence/schema';
 export * from '../modules/queue/schema';
 export * from '../modules/ranking/schema';

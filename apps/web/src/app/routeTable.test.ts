@@ -23,6 +23,7 @@ const SPEC_ROUTES: [path: string, name: string | undefined, requiresAuth: boolea
   ['/match/:matchId', 'match', false],
   ['/admin/drops', 'admin-drops', true],
   ['/admin/users', 'admin', true],
+  ['/admin/audit', 'admin-audit', true],
   ['/season1', 'season1', false],
   ['/settings', 'settings', true],
   // Auth routes; SPEC §2 leaves their paths open.

@@ -7,6 +7,7 @@ export const SCREEN_NAMES = [
   'about',
   'admin',
   'admin-drops',
+  'admin-audit',
   'chat',
   'forgotPassword',
   'home',
@@ -81,6 +82,7 @@ export const ROUTE_TABLE: RouteEntry[] = [
   { path: '/admin/drops', name: 'admin-drops', requiresAuth: true, screen: 'admin-drops' },
   // SPEC §2 names an `admin` screen (the users table) without a path.
   { path: '/admin/users', name: 'admin', requiresAuth: true, screen: 'admin' },
+  { path: '/admin/audit', name: 'admin-audit', requiresAuth: true, screen: 'admin-audit' },
   { path: '/season1', name: 'season1', requiresAuth: false, screen: 'season1' },
   { path: '/settings', name: 'settings', requiresAuth: true, screen: 'settings' },
   // The auth routes (SPEC §2: their paths are not shown). Logout and the sidebar's Login go to /login.

@@ -22,6 +22,7 @@ export const SCREEN_MODULES: Record<ScreenName, () => Promise<ScreenModule>> = {
   about: () => import('../screens/about'),
   admin: () => import('../screens/admin'),
   'admin-drops': () => import('../screens/admin-drops'),
+  'admin-audit': () => import('../screens/admin-audit'),
   chat: () => import('../screens/chat'),
   forgotPassword: () => import('../screens/forgotPassword'),
   home: () => import('../screens/home'),

@@ -4,7 +4,8 @@
  * queue cooldowns and POST …/cooldowns/lift lifts the running ones. ADMIN only (403 UNAUTHORIZED for a USER); the last
  * admin cannot demote themselves (409 LAST_ADMIN); a match that is over cannot be cancelled (409
  * WRONG_MATCH_PHASE). The users list is the users module's GET /api/users (admins get e-mail, role
- * and verified).
+ * and verified). Each action writes an audit entry (modules/moderation/audit.ts) right after it:
+ * these services write on their own transaction, so the entry cannot share it.
  */
 import {
   cooldownLiftResponseSchema,
@@ -24,7 +25,8 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { findUserById, findUserIdsByRole, updateUser } from '../accounts/service';
 import { currentUserId, requireAdmin } from '../auth/guard';
 import { cancelMatchByAdmin, getMatchState } from '../matches/service';
-import { cooldownHistory, liftCooldowns } from '../queue/cooldowns';
+import { recordAudit } from '../moderation/audit';
+import { activeCooldown, cooldownHistory, liftCooldowns } from '../queue/cooldowns';
 
 export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -57,6 +59,15 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
         }
         // An admin's decision: ADMIN_EMAILS never overrides it afterwards.
         await updateUser(ctx, id, { role, roleDecided: true });
+        // updateUser writes outside any transaction of ours: the entry follows the change.
+        await recordAudit(ctx, ctx.db, {
+          actorId: currentUserId(request),
+          action: 'user.role',
+          targetType: 'user',
+          targetId: id,
+          before: { role: target.role },
+          after: { role },
+        });
         return { _id: id, role, msg: 'SAVED_SUCCESSFULLY' as const };
       },
     );
@@ -83,9 +94,19 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { id } = request.params;
         const adminId = currentUserId(request);
+        const before = await getMatchState(ctx, id, adminId);
         await cancelMatchByAdmin(ctx, id);
         request.log.info({ matchId: id, adminId }, 'match cancelled by an admin');
-        return getMatchState(ctx, id, adminId);
+        const state = await getMatchState(ctx, id, adminId);
+        await recordAudit(ctx, ctx.db, {
+          actorId: adminId,
+          action: 'match.cancel',
+          targetType: 'match',
+          targetId: id,
+          before: { status: before.status },
+          after: { status: state.status, reason: 'ADMIN_CANCELLED' },
+        });
+        return state;
       },
     );
 
@@ -144,7 +165,16 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
         const target = await findUserById(ctx.db, request.params.id);
         if (!target) throw notFound();
         const adminId = currentUserId(request);
+        const running = await activeCooldown(ctx, ctx.db, target.id);
         const lifted = await liftCooldowns(ctx, target.id, adminId);
+        await recordAudit(ctx, ctx.db, {
+          actorId: adminId,
+          action: 'cooldown.lift',
+          targetType: 'user',
+          targetId: target.id,
+          before: { cooldown: running },
+          after: { cooldown: null, lifted },
+        });
         request.log.info({ userId: target.id, adminId, lifted }, 'queue cooldowns lifted by an admin');
         return { lifted };
       },

@@ -2,7 +2,8 @@
  * A small Matrix Client-Server client for the product's server side, used for Synapse and for the
  * embedded homeserver through the same calls: shared-secret registration
  * (/_synapse/admin/v1/register: nonce, then HMAC-SHA1 over nonce\0user\0password\0admin|notadmin),
- * password login, whoami, room creation, joins, invites, alias lookups and password resets.
+ * password login, whoami, room creation, joins, invites, alias lookups, room state (power levels)
+ * and password resets.
  * Only the transport differs: HTTP fetch to MATRIX_HOMESERVER_URL, or in-process requests
  * (Fastify inject) to the embedded homeserver.
  */
@@ -144,6 +145,36 @@ export class MatrixAdmin {
       'PUT',
       `/_matrix/client/v3/profile/${enc(userId)}/displayname`,
       { displayname: name },
+      token,
+    );
+  }
+
+  /** A room's state event content (the caller must be able to read the room). */
+  async getState(
+    token: string,
+    roomId: string,
+    type: string,
+    stateKey = '',
+  ): Promise<Record<string, unknown>> {
+    return this.call(
+      'GET',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/state/${enc(type)}/${enc(stateKey)}`,
+      undefined,
+      token,
+    );
+  }
+
+  async putState(
+    token: string,
+    roomId: string,
+    type: string,
+    stateKey: string,
+    content: Record<string, unknown>,
+  ): Promise<void> {
+    await this.call(
+      'PUT',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/state/${enc(type)}/${enc(stateKey)}`,
+      content,
       token,
     );
   }

@@ -10,6 +10,7 @@ import type { AppContext } from '../../context';
 import { embeddedServerName, embeddedSharedSecret } from '../../homeserver';
 import { findUserById } from '../accounts/service';
 import { setMatrixSessionProvider } from '../accounts/session';
+import { activeSanction } from '../moderation/sanctions';
 import { identiconSvg } from './identicon';
 import { fetchTransport, type Transport } from './matrix-admin';
 import { joinMatchRoom, matrixSessionFor, provisionUser, registerChatService } from './service';
@@ -46,7 +47,10 @@ export const chatModule =
       external ? (ctx.config.MATRIX_SERVER_NAME ?? '') : embeddedServerName(ctx.config),
       external ?? ctx.config.PUBLIC_URL,
     );
-    setMatrixSessionProvider(ctx, (userId) => matrixSessionFor(ctx, userId));
+    // A banned player gets no chat credentials (a muted one does: they read, the power levels keep them from writing).
+    setMatrixSessionProvider(ctx, async (userId) =>
+      (await activeSanction(ctx, ctx.db, userId, 'ban')) ? null : matrixSessionFor(ctx, userId),
+    );
     ctx.bus.on('user.created', async ({ userId }) => {
       try {
         await provisionUser(ctx, userId);

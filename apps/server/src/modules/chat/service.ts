@@ -20,6 +20,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { findUserById } from '../accounts/service';
+import { chatBlocked } from '../moderation/sanctions';
 import { MatrixAdmin, MatrixCallError, type Transport } from './matrix-admin';
 import { chatAccounts, chatRooms } from './schema';
 
@@ -298,7 +299,43 @@ export async function joinMatchRoom(ctx: AppContext, matchId: string, userId: st
     // already a member (or already invited): the join below decides
   }
   await s.admin.join(player.accessToken, roomId);
+  // A muted player plays but does not write in the match's room either.
+  if (await chatBlocked(ctx, ctx.db, userId)) await setChatSilenced(ctx, userId, true, [matchId]);
   return roomId;
+}
+
+/** The power level that keeps a member from sending (below `events_default` 0 of our rooms). */
+export const SILENCED_LEVEL = -1;
+
+/**
+ * A banned or muted player cannot write in the product's rooms: the bot puts them at
+ * SILENCED_LEVEL in the power levels of the global room and of the given match rooms (the live
+ * one), and removes the entry again when `silenced` is false. Works for players without a Matrix
+ * account yet (the power levels name their future id). Direct rooms between friends are theirs;
+ * the bot is not in them.
+ */
+export async function setChatSilenced(
+  ctx: AppContext,
+  userId: string,
+  silenced: boolean,
+  matchIds: readonly string[] = [],
+): Promise<void> {
+  const s = chat(ctx);
+  const bot = await ensureBot(ctx);
+  const mxid = matrixIdOfUser(ctx, userId);
+  const rooms = [await ensureGlobalRoom(ctx)];
+  for (const matchId of matchIds) {
+    const roomId = await matchRoomOf(ctx, matchId);
+    if (roomId) rooms.push(roomId);
+  }
+  for (const roomId of rooms) {
+    const pl = await s.admin.getState(bot.accessToken, roomId, 'm.room.power_levels');
+    const users = { ...((pl.users as Record<string, number> | undefined) ?? {}) };
+    if (silenced === (users[mxid] === SILENCED_LEVEL)) continue;
+    if (silenced) users[mxid] = SILENCED_LEVEL;
+    else delete users[mxid];
+    await s.admin.putState(bot.accessToken, roomId, 'm.room.power_levels', '', { ...pl, users });
+  }
 }
 
 export { directRoomAliasLocalpart };

@@ -7,6 +7,7 @@
  * - players: GET /api/users/:id/drops (public showcase; owner and admins also see `redeemed`),
  *   POST /api/profile/markDropsAsSeen, GET /api/profile/unlocks.
  * Every admin call as a USER is 403 UNAUTHORIZED (requireAdmin checks the role in the database).
+ * Creating, redeeming and deleting write an audit entry in the same transaction (moderation module).
  */
 import {
   createDropSchema,
@@ -101,7 +102,7 @@ export function dropsModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const item = await createDrop(ctx, request.body);
+        const item = await createDrop(ctx, request.body, currentUserId(request));
         return reply.status(201).send({ ...item, msg: 'SAVED_SUCCESSFULLY' as const });
       },
     );
@@ -120,7 +121,12 @@ export function dropsModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const drop = await setRedeemed(ctx, checkId(request.params.id), request.body.redeemed);
+        const drop = await setRedeemed(
+          ctx,
+          checkId(request.params.id),
+          request.body.redeemed,
+          currentUserId(request),
+        );
         if (!drop) throw notFound();
         return { ...drop, msg: 'SAVED_SUCCESSFULLY' as const };
       },
@@ -140,7 +146,7 @@ export function dropsModule(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const id = checkId(request.params.id);
-        if (!(await deleteDrop(ctx, id))) throw notFound();
+        if (!(await deleteDrop(ctx, id, currentUserId(request)))) throw notFound();
         return { _id: id, msg: 'DELETED_SUCCESSFULLY' as const };
       },
     );

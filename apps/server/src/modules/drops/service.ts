@@ -31,6 +31,7 @@ import { type After, inTransaction, jobsOf } from '../../jobs';
 import { jobs as jobsTable } from '../../jobs/schema';
 import { findUserById, findUsersByIds, updateUser } from '../accounts/service';
 import { matches, matchPlayers } from '../matches/schema';
+import { recordAudit } from '../moderation/audit';
 import { dropAwards, dropEngine, drops } from './schema';
 
 export const ROLL_JOB = 'drops.roll';
@@ -128,31 +129,52 @@ export async function allCatalogue(ctx: AppContext): Promise<DropItem[]> {
   return rows.map((r) => toItem(r, counts.get(r.id) ?? 0));
 }
 
-export async function createDrop(ctx: AppContext, input: CreateDrop): Promise<DropItem> {
-  const [row] = await ctx.db
-    .insert(drops)
-    .values({
-      id: randomUUID(),
-      name: input.name,
-      image: input.image,
-      rarity: input.rarity,
-      amount: input.amount,
-      unlocksBanner: input.unlocksBanner ?? null,
-      unlocksSound: input.unlocksSound ?? null,
-      createdAt: ctx.clock.now(),
-    })
-    .returning();
-  return toItem(row, 0);
+/** Adds a catalogue item; `actorId`, the admin, gets an audit entry in the same transaction. */
+export async function createDrop(ctx: AppContext, input: CreateDrop, actorId: string): Promise<DropItem> {
+  return inTransaction(ctx.db, async (tx) => {
+    const [row] = await tx
+      .insert(drops)
+      .values({
+        id: randomUUID(),
+        name: input.name,
+        image: input.image,
+        rarity: input.rarity,
+        amount: input.amount,
+        unlocksBanner: input.unlocksBanner ?? null,
+        unlocksSound: input.unlocksSound ?? null,
+        createdAt: ctx.clock.now(),
+      })
+      .returning();
+    await recordAudit(ctx, tx, {
+      actorId,
+      action: 'drop.create',
+      targetType: 'drop',
+      targetId: row.id,
+      after: row,
+    });
+    return toItem(row, 0);
+  });
 }
 
 /** Hides a catalogue item (awarded copies stay with their owners). False when there is none. */
-export async function deleteDrop(ctx: AppContext, id: string): Promise<boolean> {
-  const rows = await ctx.db
-    .update(drops)
-    .set({ deletedAt: ctx.clock.now() })
-    .where(and(eq(drops.id, id), isNull(drops.deletedAt)))
-    .returning({ id: drops.id });
-  return rows.length > 0;
+export async function deleteDrop(ctx: AppContext, id: string, actorId: string): Promise<boolean> {
+  return inTransaction(ctx.db, async (tx) => {
+    const [row] = await tx
+      .update(drops)
+      .set({ deletedAt: ctx.clock.now() })
+      .where(and(eq(drops.id, id), isNull(drops.deletedAt)))
+      .returning();
+    if (!row) return false;
+    await recordAudit(ctx, tx, {
+      actorId,
+      action: 'drop.delete',
+      targetType: 'drop',
+      targetId: id,
+      before: { ...row, deletedAt: null },
+      after: row,
+    });
+    return true;
+  });
 }
 
 // --- Awarded drops ---
@@ -207,8 +229,26 @@ export async function listAwards(
 }
 
 /** Sets `redeemed` of an awarded drop; null when there is no such drop. */
-export async function setRedeemed(ctx: AppContext, id: string, redeemed: boolean): Promise<Drop | null> {
-  const [row] = await ctx.db.update(dropAwards).set({ redeemed }).where(eq(dropAwards.id, id)).returning();
+export async function setRedeemed(
+  ctx: AppContext,
+  id: string,
+  redeemed: boolean,
+  actorId: string,
+): Promise<Drop | null> {
+  const row = await inTransaction(ctx.db, async (tx) => {
+    const [before] = await tx.select().from(dropAwards).where(eq(dropAwards.id, id)).for('update');
+    if (!before) return null;
+    const [updated] = await tx.update(dropAwards).set({ redeemed }).where(eq(dropAwards.id, id)).returning();
+    await recordAudit(ctx, tx, {
+      actorId,
+      action: 'drop.update',
+      targetType: 'drop',
+      targetId: id,
+      before: { redeemed: before.redeemed },
+      after: { redeemed: updated.redeemed },
+    });
+    return updated;
+  });
   if (!row) return null;
   return (await toDrops(ctx, [row], true))[0];
 }

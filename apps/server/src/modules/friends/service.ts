@@ -13,6 +13,7 @@ import type { AppContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { userRoom } from '../../realtime/hub';
 import { findUserById, findUsersByIds, type UserRow } from '../accounts/service';
+import { refuseBanned } from '../moderation/sanctions';
 import { socialUsers } from '../users/service';
 import { friendRequests } from './schema';
 
@@ -112,14 +113,16 @@ const refusalForExisting = (row: RequestRow) =>
   conflict(row.accepted ? 'ALREADY_FRIENDS' : 'FRIEND_REQUEST_ALREADY_EXISTS');
 
 /**
- * Sends a friend request. Refused for yourself, an unknown user, an existing request either way
- * and an existing friend. Two users asking each other at the same moment: the unique index on
- * the pair lets exactly one insert through; the other is refused like any existing request.
+ * Sends a friend request. Refused for yourself, an unknown user, a banned sender (BANNED), an
+ * existing request either way and an existing friend. Two users asking each other at the same
+ * moment: the unique index on the pair lets exactly one insert through; the other is refused like
+ * any existing request.
  */
 export async function sendRequest(ctx: AppContext, me: string, recipientId: string): Promise<FriendRequest> {
   assertId(recipientId);
   if (recipientId === me) throw badRequest('CANNOT_ADD_YOURSELF');
   if (!(await findUserById(ctx.db, recipientId))) throw notFound();
+  await refuseBanned(ctx, ctx.db, me);
   const existing = await findPair(ctx, me, recipientId);
   if (existing) throw refusalForExisting(existing);
   const [row] = await ctx.db

@@ -19,13 +19,14 @@
 import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
 import { PLAYERS_PER_MATCH } from '@openpug/shared';
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
 import { createMatch, findLiveMatchId } from '../matches/service';
+import { refuseBanned } from '../moderation/sanctions';
 import { activeCooldown, recordOffence } from './cooldowns';
 import { acceptPhases, queueEntries } from './schema';
 
@@ -133,6 +134,7 @@ export async function joinQueue(
   if (!user.name?.trim()) throw badRequest('NAME_REQUIRED');
   // Real CS2 servers (MatchZy) admit the rostered players by SteamID64 only.
   if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy' && !user.steamId) throw conflict('STEAM_NOT_LINKED');
+  await refuseBanned(ctx, ctx.db, userId);
   if (await activeCooldown(ctx, ctx.db, userId)) throw forbidden('QUEUE_COOLDOWN');
   return inTransaction(
     ctx.db,
@@ -166,28 +168,55 @@ export async function leaveQueue(
       const cond = opts.onlyOutsidePhase
         ? and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId))
         : eq(queueEntries.userId, userId);
-      const gone = await tx.delete(queueEntries).where(cond).returning();
-      if (gone.length === 0) {
+      if (!(await removeEntry(ctx, tx, after, userId, cond, true))) {
         if (opts.onlyOutsidePhase) return { inQueue: true, count: await queueCount(tx) };
         throw conflict('NOT_IN_QUEUE');
-      }
-      patchQueue(ctx, after, [userId], false);
-      const phaseId = gone[0].phaseId;
-      if (phaseId) {
-        const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
-        if (phase?.status === 'open') await recordOffence(ctx, tx, after, userId, 'miss');
-        if (phase) {
-          const players = await phasePlayers(tx, phase.playerIds, phaseId);
-          const rest = phase.playerIds.filter((id) => id !== userId);
-          after.add(() => {
-            for (const uid of rest) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY_UPDATE', { players });
-          });
-        }
       }
       return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
     },
     logOf(ctx),
   );
+}
+
+/**
+ * Deletes the player's queue entry (matching `cond`) and tells the rest of their accept phase;
+ * leaving an open phase records a miss when `countsAsMiss`. False when there was no entry.
+ */
+async function removeEntry(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  userId: string,
+  cond: SQL | undefined,
+  countsAsMiss: boolean,
+): Promise<boolean> {
+  const gone = await tx.delete(queueEntries).where(cond).returning();
+  if (gone.length === 0) return false;
+  patchQueue(ctx, after, [userId], false);
+  const phaseId = gone[0].phaseId;
+  if (phaseId) {
+    const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
+    if (countsAsMiss && phase?.status === 'open') await recordOffence(ctx, tx, after, userId, 'miss');
+    if (phase) {
+      const players = await phasePlayers(tx, phase.playerIds, phaseId);
+      const rest = phase.playerIds.filter((id) => id !== userId);
+      after.add(() => {
+        for (const uid of rest) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY_UPDATE', { players });
+      });
+    }
+  }
+  return true;
+}
+
+/**
+ * Takes a banned player out of the queue in the caller's transaction (the ban's): no miss and no
+ * cooldown. An accept phase they were in runs on without them, as after a leave.
+ */
+export async function removeBannedFromQueue(ctx: AppContext, tx: Db, after: After, userId: string) {
+  await lockQueue(tx);
+  if (!(await removeEntry(ctx, tx, after, userId, eq(queueEntries.userId, userId), false))) return false;
+  await broadcastCount(ctx, tx, after);
+  return true;
 }
 
 /** Accepts the running accept phase. Accepting twice changes nothing. */
@@ -328,4 +357,26 @@ export async function queueState(ctx: AppContext, userId: string): Promise<Queue
     matchId: await findLiveMatchId(ctx.db, userId),
     cooldown: await activeCooldown(ctx, ctx.db, userId),
   };
+}
+
+/** Queued players outside an accept phase, in queue order (substitute offers go to them). */
+export async function freeQueuedUserIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ userId: queueEntries.userId })
+    .from(queueEntries)
+    .where(isNull(queueEntries.phaseId))
+    .orderBy(asc(queueEntries.seq));
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * A queued player outside an accept phase leaves the queue to substitute in a match, in the
+ * caller's transaction (under the queue lock): no miss. False when they are not queued that way.
+ */
+export async function takeFromQueue(ctx: AppContext, tx: Db, after: After, userId: string): Promise<boolean> {
+  await lockQueue(tx);
+  const cond = and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId));
+  if (!(await removeEntry(ctx, tx, after, userId, cond, false))) return false;
+  await broadcastCount(ctx, tx, after);
+  return true;
 }

@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMmSs } from '../../ui/countdown';
 import { useNow } from '../../ui/useNow';
+import { MutedNotice } from '../moderation/SanctionNotice';
 import { useSession } from '../session/store';
 import styles from './Chat.module.css';
 import { EmojiPicker } from './EmojiPicker';
@@ -136,6 +137,7 @@ export function Composer({
 
   return (
     <div className={styles.composer}>
+      <MutedNotice className={styles.composerNote} />
       {replyTo && (
         <div className={styles.composerNote} data-testid="chat-replying">
           <span>

@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { formatMmSs } from '../../ui/countdown';
 import { useNow } from '../../ui/useNow';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
+import { BannedNotice, useBan } from '../moderation/SanctionNotice';
 import { NotificationOptIn } from '../reach/acceptAlerts';
 import { useSession } from '../session/store';
 import { useSocketState } from '../socket';
@@ -50,6 +51,7 @@ export function QueueWidget() {
   const inMatch = useSession((s) => Boolean(s.user?.status?.match?.active));
   const elapsed = useElapsed(inQueue ? joinedAt : null);
   const cooldown = useRunningCooldown();
+  const ban = useBan();
 
   const play = () => (linked ? void sendQueue('join') : openVoiceLinkDialog());
 
@@ -129,6 +131,8 @@ export function QueueWidget() {
             >
               {t('queue.leave')}
             </Button>
+          ) : ban ? (
+            <BannedNotice ban={ban} />
           ) : cooldown ? (
             <CooldownNotice />
           ) : (

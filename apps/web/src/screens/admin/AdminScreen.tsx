@@ -1,3 +1,4 @@
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
@@ -14,11 +15,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../features/api/client';
 import { setSuccessMessage } from '../../features/app-state';
+import { SanctionsDialog, type SanctionTarget } from '../../features/moderation';
 import { useSession } from '../../features/session';
 import { ListFilter, ListPagination, TableUserLink, usePaging } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
 
-/** The admin users table (/admin/users): name, e-mail, role (changeable), verified; paging and search. */
+/**
+ * The admin users table (/admin/users): name, e-mail, role (changeable), verified, the ban/mute
+ * dialog; paging and search.
+ */
 export function AdminScreen() {
   const { t } = useTranslation();
   const me = useSession((s) => s.user);
@@ -26,6 +31,7 @@ export function AdminScreen() {
   const paging = usePaging(25);
   const { page, limit } = paging;
   const [filter, setFilter] = useState('');
+  const [sanctioning, setSanctioning] = useState<SanctionTarget | null>(null);
   const isAdmin = me?.role === 'ADMIN';
   const query = useQuery({
     queryKey: ['admin', 'users', page, limit, filter],
@@ -63,6 +69,7 @@ export function AdminScreen() {
               </TableCell>
               <TableCell>{t('competition.admin.users.role')}</TableCell>
               <TableCell>{t('competition.admin.users.verified')}</TableCell>
+              <TableCell>{t('moderation.column')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -100,12 +107,26 @@ export function AdminScreen() {
                     label={t(u.verified ? 'competition.admin.users.yes' : 'competition.admin.users.no')}
                   />
                 </TableCell>
+                <TableCell>
+                  {u._id !== me?._id && (
+                    <Button
+                      size="small"
+                      color="warning"
+                      data-testid="open-sanctions"
+                      sx={{ whiteSpace: 'nowrap' }}
+                      onClick={() => setSanctioning({ _id: u._id, name: u.name })}
+                    >
+                      {t('moderation.open')}
+                    </Button>
+                  )}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
         </Table>
       </TableContainer>
       <ListPagination paging={paging} count={query.data?.totalDocs ?? 0} />
+      <SanctionsDialog user={sanctioning} onClose={() => setSanctioning(null)} />
     </ScreenPage>
   );
 }

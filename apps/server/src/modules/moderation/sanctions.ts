@@ -1,0 +1,53 @@
+/**
+ * Reading sanctions: whether a player is banned or muted right now. Only reads its own table, so
+ * the queue, friends and chat modules can ask without depending on the rest of the moderation
+ * module. A sanction is active while it is not lifted, has started and has not ended (endsAt null
+ * = permanent); of several, the one ending last counts.
+ */
+import type { ActiveSanction, ModerationState, SanctionKind } from '@openpug/shared';
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { forbidden } from '../../lib/errors';
+import { sanctions } from './schema';
+
+export const activeCondition = (now: number) =>
+  and(
+    isNull(sanctions.liftedAt),
+    lte(sanctions.startsAt, now),
+    or(isNull(sanctions.endsAt), gt(sanctions.endsAt, now)),
+  );
+
+/** The running ban or mute of a player (the one ending last; permanent first), or null. */
+export async function activeSanction(
+  ctx: AppContext,
+  db: Db,
+  userId: string,
+  kind: SanctionKind,
+): Promise<ActiveSanction | null> {
+  const [row] = await db
+    .select({ reason: sanctions.reason, endsAt: sanctions.endsAt })
+    .from(sanctions)
+    .where(and(eq(sanctions.userId, userId), eq(sanctions.kind, kind), activeCondition(ctx.clock.now())))
+    .orderBy(sql`${sanctions.endsAt} DESC NULLS FIRST`, desc(sanctions.startsAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The player's running ban and mute (GET /api/moderation/me). */
+export async function moderationStateOf(ctx: AppContext, db: Db, userId: string): Promise<ModerationState> {
+  // One after the other: `db` may be a transaction.
+  const ban = await activeSanction(ctx, db, userId, 'ban');
+  return { ban, mute: await activeSanction(ctx, db, userId, 'mute') };
+}
+
+/** Refuses a banned player (403 BANNED). */
+export async function refuseBanned(ctx: AppContext, db: Db, userId: string): Promise<void> {
+  if (await activeSanction(ctx, db, userId, 'ban')) throw forbidden('BANNED');
+}
+
+/** A banned player cannot chat either; a muted one cannot chat. */
+export async function chatBlocked(ctx: AppContext, db: Db, userId: string): Promise<boolean> {
+  const state = await moderationStateOf(ctx, db, userId);
+  return !!(state.ban || state.mute);
+}

@@ -1,0 +1,181 @@
+/**
+ * Moderation: admins ban and mute players and lift sanctions early; every change is written to
+ * the audit log in the same transaction.
+ *
+ * - A ban takes the player out of the queue at once (no miss, no cooldown) and is refused by the
+ *   queue (BANNED), friend requests (BANNED) and the chat (no credentials at login; silenced in
+ *   the global room and their live match's room). A mute silences the chat only.
+ * - Sanctions are rows (startsAt, endsAt — null = permanent —, liftedAt); being active is read
+ *   from them at the time of asking. The job `moderation.expire` at a timed sanction's end only
+ *   tells the player and gives their chat back.
+ * - After every change the player gets PRIVATE_MODERATION_UPDATE with their running ban and mute.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ModerationState, Sanction, SanctionCreate, SanctionList } from '@openpug/shared';
+import { desc, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { findUserById, findUsersByIds } from '../accounts/service';
+import { setChatSilenced } from '../chat/service';
+import { findLiveMatchId } from '../matches/service';
+import { removeBannedFromQueue } from '../queue/service';
+import { recordAudit } from './audit';
+import { moderationStateOf } from './sanctions';
+import { sanctions } from './schema';
+
+export const EXPIRE_JOB = 'moderation.expire';
+
+type SanctionRow = typeof sanctions.$inferSelect;
+
+const isActive = (row: SanctionRow, now: number) =>
+  row.liftedAt === null && row.startsAt <= now && (row.endsAt === null || row.endsAt > now);
+
+async function toDtos(ctx: AppContext, rows: SanctionRow[]): Promise<Sanction[]> {
+  const ids = new Set(rows.flatMap((r) => (r.liftedBy ? [r.createdBy, r.liftedBy] : [r.createdBy])));
+  const names = new Map((await findUsersByIds(ctx.db, [...ids])).map((u) => [u.id, u.name]));
+  const person = (id: string) => ({ _id: id, name: names.get(id) ?? null });
+  const now = ctx.clock.now();
+  return rows.map((r) => ({
+    _id: r.id,
+    userId: r.userId,
+    kind: r.kind,
+    reason: r.reason,
+    startsAt: r.startsAt,
+    endsAt: r.endsAt,
+    liftedAt: r.liftedAt,
+    liftReason: r.liftReason,
+    createdBy: person(r.createdBy),
+    liftedBy: r.liftedBy ? person(r.liftedBy) : null,
+    active: isActive(r, now),
+  }));
+}
+
+/** A sanction as the audit log keeps it. */
+const auditView = (r: SanctionRow) => ({
+  id: r.id,
+  kind: r.kind,
+  reason: r.reason,
+  startsAt: r.startsAt,
+  endsAt: r.endsAt,
+  liftedAt: r.liftedAt,
+  liftReason: r.liftReason,
+});
+
+/** Every sanction of a player, newest first (the admin's view). */
+export async function sanctionsOf(ctx: AppContext, userId: string): Promise<SanctionList> {
+  if (!(await findUserById(ctx.db, userId))) throw notFound('USER_DOES_NOT_EXIST');
+  const rows = await ctx.db
+    .select()
+    .from(sanctions)
+    .where(eq(sanctions.userId, userId))
+    .orderBy(desc(sanctions.startsAt), desc(sanctions.id));
+  return { docs: await toDtos(ctx, rows) };
+}
+
+/**
+ * After commit: the player hears their running ban and mute, and their chat follows them
+ * (silenced while either runs). A chat outage must not undo the sanction: it is logged.
+ */
+function announce(ctx: AppContext, after: After, userId: string): void {
+  after.add(async () => {
+    const state: ModerationState = await moderationStateOf(ctx, ctx.db, userId);
+    ctx.realtime.toUser(userId, 'PRIVATE_MODERATION_UPDATE', state);
+    const matchId = await findLiveMatchId(ctx.db, userId);
+    await setChatSilenced(ctx, userId, !!(state.ban || state.mute), matchId ? [matchId] : []);
+  });
+}
+
+export async function createSanction(
+  ctx: AppContext,
+  adminId: string,
+  userId: string,
+  input: SanctionCreate,
+): Promise<Sanction> {
+  if (adminId === userId) throw badRequest('CANNOT_SANCTION_YOURSELF');
+  if (!(await findUserById(ctx.db, userId))) throw notFound('USER_DOES_NOT_EXIST');
+  const now = ctx.clock.now();
+  const row: SanctionRow = {
+    id: randomUUID(),
+    userId,
+    kind: input.kind,
+    reason: input.reason,
+    createdBy: adminId,
+    startsAt: now,
+    endsAt: input.minutes === undefined ? null : now + input.minutes * 60_000,
+    liftedAt: null,
+    liftedBy: null,
+    liftReason: null,
+  };
+  await inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      const before = await moderationStateOf(ctx, tx, userId);
+      await tx.insert(sanctions).values(row);
+      const removedFromQueue = row.kind === 'ban' && (await removeBannedFromQueue(ctx, tx, after, userId));
+      await recordAudit(ctx, tx, {
+        actorId: adminId,
+        action: 'sanction.create',
+        targetType: 'user',
+        targetId: userId,
+        reason: row.reason,
+        before,
+        after: { ...(await moderationStateOf(ctx, tx, userId)), sanction: auditView(row), removedFromQueue },
+      });
+      if (row.endsAt !== null) await jobsOf(ctx).schedule(tx, after, EXPIRE_JOB, row.id, row.endsAt);
+      announce(ctx, after, userId);
+    },
+    logOf(ctx),
+  );
+  return (await toDtos(ctx, [row]))[0];
+}
+
+/** Ends a running sanction early. Refused (409 SANCTION_NOT_ACTIVE) once it has ended or was lifted. */
+export async function liftSanction(
+  ctx: AppContext,
+  adminId: string,
+  sanctionId: string,
+  reason: string,
+): Promise<Sanction> {
+  const lifted = await inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      const [row] = await tx.select().from(sanctions).where(eq(sanctions.id, sanctionId)).for('update');
+      if (!row) throw notFound();
+      const now = ctx.clock.now();
+      if (!isActive(row, now)) throw conflict('SANCTION_NOT_ACTIVE');
+      const before = await moderationStateOf(ctx, tx, row.userId);
+      const [updated] = await tx
+        .update(sanctions)
+        .set({ liftedAt: now, liftedBy: adminId, liftReason: reason })
+        .where(eq(sanctions.id, sanctionId))
+        .returning();
+      if (row.endsAt !== null) await jobsOf(ctx).cancel(tx, after, EXPIRE_JOB, row.id);
+      await recordAudit(ctx, tx, {
+        actorId: adminId,
+        action: 'sanction.lift',
+        targetType: 'user',
+        targetId: row.userId,
+        reason,
+        before: { ...before, sanction: auditView(row) },
+        after: { ...(await moderationStateOf(ctx, tx, row.userId)), sanction: auditView(updated) },
+      });
+      announce(ctx, after, row.userId);
+      return updated;
+    },
+    logOf(ctx),
+  );
+  return (await toDtos(ctx, [lifted]))[0];
+}
+
+/** Job `moderation.expire` (key = sanction id): a timed sanction ran out. */
+export async function sanctionEnded(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  sanctionId: string,
+): Promise<void> {
+  const [row] = await tx.select().from(sanctions).where(eq(sanctions.id, sanctionId));
+  if (row) announce(ctx, after, row.userId);
+}

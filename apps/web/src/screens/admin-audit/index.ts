@@ -1,0 +1,1 @@
+export { AdminAuditScreen as default } from './AdminAuditScreen';
