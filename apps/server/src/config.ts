@@ -154,7 +154,8 @@ const envSchema = z.object({
   /** Web Push VAPID keys; unset → generated once and kept in DATA_DIR/vapid.json. */
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
-  VAPID_SUBJECT: z.string().default('mailto:admin@openpug.local'),
+  /** Unset: PUBLIC_URL when https, else mailto:admin@<its host> (mobile/push.ts vapidSubject). */
+  VAPID_SUBJECT: z.string().optional(),
   /**
    * `host:port` pairs that user-given URLs (push endpoints) may reach although they are plain
    * http or not public: only for local fakes in tests. Everything else must be a public https host.

@@ -315,6 +315,38 @@ describe('Steam OpenID', () => {
     expect(ticketIn(replay.body)).toBeNull();
   });
 
+  it('refuses a replay on another instance too, and of two racing copies lets exactly one through', async () => {
+    const other = await createTestApp({
+      clock,
+      database: t.database,
+      env: {
+        PUBLIC_URL: 'https://pug.example',
+        STEAM_OPENID_URL: `${fakeUrl}/openid/login`,
+        STEAM_API_KEY: 'k',
+        STEAM_API_URL: fakeUrl,
+      },
+    });
+    try {
+      const params = positiveAssertion();
+      expect((await openIdReturn(params)).statusCode).toBe(200);
+      const elsewhere = await other.app.inject({
+        method: 'GET',
+        url: `/api/steam/return?${new URLSearchParams(params)}`,
+      });
+      expect(elsewhere.statusCode).toBe(400);
+      expect(ticketIn(elsewhere.body)).toBeNull();
+
+      const raced = positiveAssertion();
+      const answers = await Promise.all([
+        openIdReturn(raced),
+        other.app.inject({ method: 'GET', url: `/api/steam/return?${new URLSearchParams(raced)}` }),
+      ]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    } finally {
+      await other.app.close();
+    }
+  });
+
   it('refuses a forged assertion that the provider rejects, and never asks about a foreign endpoint', async () => {
     checkRequests.length = 0;
     const forged = await openIdReturn(positiveAssertion({ 'openid.sig': 'forged' }));
@@ -456,8 +488,10 @@ describe('dev identity provider', () => {
       const back = new URL(assertion.headers.get('location') as string);
       expect(`${back.origin}${back.pathname}`).toBe(`${base}/api/steam/return`);
 
-      // Tampering with the signed claimed id makes the provider say is_valid:false.
-      const forged = new URL(back);
+      // Tampering with the signed claimed id makes the provider say is_valid:false. (A nonce is
+      // used up before the provider is asked, so the forgery gets an assertion of its own.)
+      const other = await fetch(approve, { redirect: 'manual' });
+      const forged = new URL(other.headers.get('location') as string);
       const claimed = (forged.searchParams.get('openid.claimed_id') as string).replace(
         /\d{17}$/,
         '76561198000000099',

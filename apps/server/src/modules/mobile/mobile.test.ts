@@ -3,7 +3,8 @@
  * session token), push subscriptions, and Web Push signing/encryption against a local fake push
  * service that verifies the VAPID JWT and decrypts the payload.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,14 +14,16 @@ import {
   createTestUser,
   manualClock,
   nextEvent,
+  openTestDatabase,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
 import { pushSubscriptions } from '../../db/schema';
 import { COUNT_BROADCAST_MS, joinQueue, leaveQueue } from '../queue/service';
 import { startFakePushService } from './fake-push';
-import { loadVapidKeys, sendPush, vapidKeys } from './push';
+import { loadVapidKeys, sendPush, vapidKeys, vapidSubject } from './push';
 import { MOBILE_LINK_TTL_MS } from './routes';
+import { vapidKeyPair } from './schema';
 
 const clock = manualClock();
 let t: TestApp;
@@ -91,15 +94,44 @@ describe('one-time mobile login links', () => {
 });
 
 describe('Web Push', () => {
-  it('generates VAPID keys once and keeps them in DATA_DIR', async () => {
+  it('generates VAPID keys once, in the database, and every instance signs with them', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/push/vapid' });
     const { publicKey } = res.json();
     expect(Buffer.from(publicKey, 'base64url')).toHaveLength(65);
-    const file = path.join(t.app.ctx.config.dataDir, 'vapid.json');
-    expect(existsSync(file)).toBe(true);
-    expect(JSON.parse(readFileSync(file, 'utf8')).publicKey).toBe(publicKey);
-    // Another instance (same DATA_DIR) reads the same keys.
-    expect(loadVapidKeys(t.app.ctx.config).publicKey).toBe(publicKey);
+    const [row] = await t.app.ctx.db.select().from(vapidKeyPair);
+    expect(row.publicKey).toBe(publicKey);
+    // Another instance (another DATA_DIR, same database) reads the same keys.
+    const other = { ...t.app.ctx.config, dataDir: mkdtempSync(path.join(os.tmpdir(), 'openpug-vapid-')) };
+    expect((await loadVapidKeys(other, t.app.ctx.db)).publicKey).toBe(publicKey);
+    expect(existsSync(path.join(other.dataDir, 'vapid.json'))).toBe(false);
+  });
+
+  it("takes over an older version's DATA_DIR/vapid.json once, so its subscriptions keep working", async () => {
+    const database = await openTestDatabase();
+    try {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'openpug-vapid-old-'));
+      const old = { publicKey: 'BOLD-public', privateKey: 'old-private' };
+      writeFileSync(path.join(dataDir, 'vapid.json'), JSON.stringify(old));
+      const config = { ...t.app.ctx.config, dataDir };
+      expect(await loadVapidKeys(config, database.db)).toEqual(old);
+      const [row] = await database.db.select().from(vapidKeyPair);
+      expect(row).toMatchObject(old);
+    } finally {
+      await database.dispose();
+    }
+  });
+
+  it('uses a VAPID subject push services accept: PUBLIC_URL when https, else mailto at its host', () => {
+    const config = t.app.ctx.config;
+    expect(vapidSubject({ ...config, VAPID_SUBJECT: undefined, PUBLIC_URL: 'https://pug.example' })).toBe(
+      'https://pug.example',
+    );
+    expect(vapidSubject({ ...config, VAPID_SUBJECT: undefined, PUBLIC_URL: 'http://localhost:3000' })).toBe(
+      'mailto:admin@localhost',
+    );
+    expect(vapidSubject({ ...config, VAPID_SUBJECT: 'mailto:ops@pug.example' })).toBe(
+      'mailto:ops@pug.example',
+    );
   });
 
   it('signs with VAPID and encrypts the payload so the browser can read it', async () => {
@@ -119,7 +151,7 @@ describe('Web Push', () => {
     expect(got.vapid).toMatchObject({
       ok: true,
       aud: push.url,
-      sub: 'mailto:admin@openpug.local',
+      sub: 'https://pug.example',
       k: keys.publicKey,
     });
     expect(got.payload).toEqual({ type: 'game-found', title: 'Game found!' });
@@ -136,6 +168,11 @@ describe('Web Push', () => {
     expect((await sub('POST', { endpoint: browser.endpoint, keys: browser.keys })).json()).toEqual({
       success: true,
     });
+    // The same endpoint from another account does not take the subscription over.
+    const intruder = await createTestUser(t.app);
+    const taken = await sub('POST', { endpoint: browser.endpoint, keys: browser.keys }, intruder.token);
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toEqual({ errors: { msg: 'PUSH_ENDPOINT_TAKEN' } });
     const bad = await sub('POST', { endpoint: 'not a url', keys: browser.keys });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.msg).toBe('INVALID_INPUT');

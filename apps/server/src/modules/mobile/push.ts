@@ -1,40 +1,67 @@
 /**
  * Web Push (RFC 8030 + VAPID RFC 8292 + aes128gcm RFC 8291) with the `web-push` package for the
  * signing and encryption; the request itself goes out through lib/outbound.ts, so it reaches only
- * public https hosts (a local fake in tests is allowed by OUTBOUND_ALLOW). VAPID keys come from VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY
- * or are generated once and kept in DATA_DIR/vapid.json.
+ * public https hosts (a local fake in tests is allowed by OUTBOUND_ALLOW). VAPID keys come from
+ * VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY or are generated once and stored in the database, shared by
+ * every instance.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GameFoundPush } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import { BlockedAddressError, postToUserUrl } from '../../lib/outbound';
 import { findUsersByIds } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
-import { pushSubscriptions } from './schema';
+import { pushSubscriptions, vapidKeyPair } from './schema';
 
 export interface VapidKeys {
   publicKey: string;
   privateKey: string;
 }
 
-export function loadVapidKeys(config: Config): VapidKeys {
+/**
+ * The deployment's VAPID keys: from the environment, else the one stored pair. The first start
+ * stores `$DATA_DIR/vapid.json` when an older version left one there (its subscriptions keep
+ * working), else a new pair; instances starting together agree on whichever row was stored first.
+ */
+export async function loadVapidKeys(config: Config, db: Db): Promise<VapidKeys> {
   if (config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY)
     return { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY };
-  const file = path.join(config.dataDir, 'vapid.json');
+  const stored = async () => (await db.select().from(vapidKeyPair).where(eq(vapidKeyPair.id, 1)))[0];
+  const found = await stored();
+  if (found) return { publicKey: found.publicKey, privateKey: found.privateKey };
+  const keys = legacyVapidKeys(config.dataDir) ?? webpush.generateVAPIDKeys();
+  await db
+    .insert(vapidKeyPair)
+    .values({ id: 1, ...keys })
+    .onConflictDoNothing();
+  const row = (await stored()) as VapidKeys;
+  return { publicKey: row.publicKey, privateKey: row.privateKey };
+}
+
+/** The keys an older version kept in `$DATA_DIR/vapid.json`, if any. */
+function legacyVapidKeys(dataDir: string): VapidKeys | null {
   try {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as VapidKeys;
-    if (stored.publicKey && stored.privateKey) return stored;
+    const old = JSON.parse(readFileSync(path.join(dataDir, 'vapid.json'), 'utf8')) as Partial<VapidKeys>;
+    return old.publicKey && old.privateKey ? { publicKey: old.publicKey, privateKey: old.privateKey } : null;
   } catch {
-    // Not there yet.
+    return null;
   }
-  const keys = webpush.generateVAPIDKeys();
-  mkdirSync(config.dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
-  return keys;
+}
+
+/**
+ * The VAPID subject push services see: VAPID_SUBJECT, else PUBLIC_URL when it is https (RFC 8292
+ * allows an https URL), else a mailto: at PUBLIC_URL's host. Apple's push service refuses a
+ * subject whose host does not resolve (the old default was mailto:admin@openpug.local).
+ */
+export function vapidSubject(config: Config): string {
+  if (config.VAPID_SUBJECT) return config.VAPID_SUBJECT;
+  const url = new URL(config.PUBLIC_URL);
+  return url.protocol === 'https:' ? url.origin : `mailto:admin@${url.hostname}`;
 }
 
 /** A push endpoint that no longer exists (the browser unsubscribed). */
@@ -51,7 +78,7 @@ export async function sendPush(
     { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
     JSON.stringify(payload),
     {
-      vapidDetails: { subject: config.VAPID_SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
+      vapidDetails: { subject: vapidSubject(config), publicKey: keys.publicKey, privateKey: keys.privateKey },
       TTL: ttlSeconds,
       urgency: 'high',
       contentEncoding: 'aes128gcm',
@@ -79,12 +106,13 @@ export async function sendPush(
 }
 
 const keysOf = new WeakMap<AppContext, VapidKeys>();
+/** Loads the keys once per app, before the module's routes serve (mobile/routes.ts). */
+export async function initVapidKeys(ctx: AppContext): Promise<void> {
+  keysOf.set(ctx, await loadVapidKeys(ctx.config, ctx.db));
+}
 export function vapidKeys(ctx: AppContext): VapidKeys {
-  let k = keysOf.get(ctx);
-  if (!k) {
-    k = loadVapidKeys(ctx.config);
-    keysOf.set(ctx, k);
-  }
+  const k = keysOf.get(ctx);
+  if (!k) throw new Error('VAPID keys not loaded yet');
   return k;
 }
 

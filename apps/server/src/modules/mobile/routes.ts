@@ -24,13 +24,13 @@ import {
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { notFound, unprocessable } from '../../lib/errors';
+import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { BlockedAddressError, checkUserUrl } from '../../lib/outbound';
 import { findUserById } from '../accounts/service';
 import { currentUser, sessionResponse } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
 import { setNotifyLog } from '../notify/deliver';
-import { pushGameFound, vapidKeys } from './push';
+import { initVapidKeys, pushGameFound, vapidKeys } from './push';
 import { mobileLoginTokens, pushSubscriptions } from './schema';
 
 export const MOBILE_LINK_TTL_MS = 10 * 60_000;
@@ -80,6 +80,7 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
 
   return async (app) => {
     setNotifyLog(ctx, app.log);
+    await initVapidKeys(ctx);
 
     app.post(
       '/api/mobile/link',
@@ -163,10 +164,18 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
           auth: keys.auth,
           createdAt: new Date(ctx.clock.now()),
         };
-        await ctx.db
+        // A subscription belongs to the player who made it: the same endpoint from another account
+        // is refused (the browser then makes a new subscription for its new player).
+        const stored = await ctx.db
           .insert(pushSubscriptions)
           .values(values)
-          .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values });
+          .onConflictDoUpdate({
+            target: pushSubscriptions.endpoint,
+            set: values,
+            setWhere: eq(pushSubscriptions.userId, row.id),
+          })
+          .returning({ endpoint: pushSubscriptions.endpoint });
+        if (stored.length === 0) throw conflict('PUSH_ENDPOINT_TAKEN');
         return { success: true };
       },
     );

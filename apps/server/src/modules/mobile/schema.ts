@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/schema';
 
 /** One-time mobile login links (what the QR code encodes): SHA-256 of the token, bound to the user. */
@@ -25,3 +25,15 @@ export const pushSubscriptions = pgTable(
   },
   (t) => [index('push_subscriptions_user_idx').on(t.userId)],
 );
+
+/**
+ * The deployment's VAPID key pair (one row): every instance signs pushes with the same keys, so a
+ * subscription made through one instance works through all. VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY
+ * in the environment take precedence.
+ */
+export const vapidKeyPair = pgTable('vapid_key_pair', {
+  id: integer('id').primaryKey(),
+  publicKey: text('public_key').notNull(),
+  privateKey: text('private_key').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -10,7 +10,7 @@
  */
 export const OPENID_NS = 'http://specs.openid.net/auth/2.0';
 const IDENTIFIER_SELECT = 'http://specs.openid.net/auth/2.0/identifier_select';
-const NONCE_MAX_AGE_MS = 5 * 60_000;
+export const NONCE_MAX_AGE_MS = 5 * 60_000;
 
 export class OpenIdError extends Error {}
 
@@ -46,8 +46,11 @@ export interface VerifyOptions {
   /** Our return URL; the assertion's openid.return_to must be this (query allowed). */
   returnTo: string;
   now: number;
-  /** Nonces already accepted (replay protection); entries expire with NONCE_MAX_AGE_MS. */
-  seenNonces?: Map<string, number>;
+  /**
+   * Claims a nonce for this login, atomically across instances; false when it was used before
+   * (replay). Called before the provider is asked, so two racing replays cannot both pass.
+   */
+  claimNonce?: (nonce: string) => Promise<boolean>;
   fetch?: typeof fetch;
 }
 
@@ -74,10 +77,7 @@ export async function verifyAssertion(query: Record<string, string>, opts: Verif
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/.test(nonce) || Number.isNaN(issued))
     throw new OpenIdError('bad nonce');
   if (Math.abs(opts.now - issued) > NONCE_MAX_AGE_MS) throw new OpenIdError('stale nonce');
-  if (opts.seenNonces) {
-    for (const [n, t] of opts.seenNonces) if (opts.now - t > NONCE_MAX_AGE_MS * 2) opts.seenNonces.delete(n);
-    if (opts.seenNonces.has(nonce)) throw new OpenIdError('replayed nonce');
-  }
+  if (opts.claimNonce && !(await opts.claimNonce(nonce))) throw new OpenIdError('replayed nonce');
 
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (k.startsWith('openid.')) body.set(k, v);
@@ -97,6 +97,5 @@ export async function verifyAssertion(query: Record<string, string>, opts: Verif
     throw new OpenIdError('provider not reachable');
   }
   if (answer.is_valid !== 'true') throw new OpenIdError('provider rejected the assertion');
-  opts.seenNonces?.set(nonce, opts.now);
   return m[1];
 }

@@ -22,6 +22,7 @@ import {
   sessionResponseSchema,
   steamTicketBodySchema,
 } from '@openpug/shared';
+import { lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
@@ -39,7 +40,8 @@ import {
 } from '../accounts/service';
 import { currentUser, sessionResponse } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
-import { authRedirectUrl, OpenIdError, verifyAssertion } from './openid';
+import { authRedirectUrl, NONCE_MAX_AGE_MS, OpenIdError, verifyAssertion } from './openid';
+import { openidNonces } from './schema';
 import { csgoIdOf, steamUrlOf } from './steamid';
 import { signSteamTicket, verifySteamTicket } from './ticket';
 
@@ -101,7 +103,17 @@ export function popupPage(targetOrigin: string, message: object, text: string, n
 }
 
 export function steamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const seenNonces = new Map<string, number>();
+  /** One use per nonce across every instance (steam/schema.ts); old nonces go as new ones come. */
+  const claimNonce = async (nonce: string): Promise<boolean> => {
+    const now = ctx.clock.now();
+    await ctx.db.delete(openidNonces).where(lt(openidNonces.seenAt, now - 2 * NONCE_MAX_AGE_MS));
+    const claimed = await ctx.db
+      .insert(openidNonces)
+      .values({ nonce, seenAt: now })
+      .onConflictDoNothing()
+      .returning({ nonce: openidNonces.nonce });
+    return claimed.length === 1;
+  };
   const targetOrigin = new URL(ctx.config.PUBLIC_URL).origin;
 
   const steamFields = async (steamId: string): Promise<UserPatch> => {
@@ -166,7 +178,7 @@ export function steamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             providerUrl: steamProviderUrl(ctx.config),
             returnTo: steamReturnUrl(ctx.config),
             now: ctx.clock.now(),
-            seenNonces,
+            claimNonce,
           });
           const ticket = await signSteamTicket(ctx.tokens.secret, steamId, ctx.clock.now());
           return reply.send(

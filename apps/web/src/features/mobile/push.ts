@@ -2,7 +2,7 @@
  * Service worker and Web Push for the mobile queue app: registers /sw.js (scope /m), subscribes
  * with the server's VAPID key and stores the subscription (POST /api/push/subscriptions).
  */
-import { api } from '../api';
+import { ApiError, api } from '../api';
 
 export type PushState = 'unsupported' | 'default' | 'granted' | 'denied' | 'subscribed';
 
@@ -51,10 +51,20 @@ export async function enablePush(): Promise<PushState> {
   if (permission !== 'granted') return permission === 'denied' ? 'denied' : 'default';
   const reg = (await registerServiceWorker()) ?? (await navigator.serviceWorker.ready);
   const { publicKey } = await api.get<{ publicKey: string }>('/push/vapid', { silent: true });
-  const sub =
-    (await reg.pushManager.getSubscription()) ??
-    (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-  const json = sub.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
-  await api.post('/push/subscriptions', { endpoint: json.endpoint, keys: json.keys }, { silent: true });
+  const subscribe = () =>
+    reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+  const store = (sub: PushSubscription) => {
+    const json = sub.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
+    return api.post('/push/subscriptions', { endpoint: json.endpoint, keys: json.keys }, { silent: true });
+  };
+  const existing = await reg.pushManager.getSubscription();
+  try {
+    await store(existing ?? (await subscribe()));
+  } catch (error) {
+    // This browser's subscription belongs to the account used here before: a new one for this player.
+    if (!existing || !(error instanceof ApiError && error.key === 'PUSH_ENDPOINT_TAKEN')) throw error;
+    await existing.unsubscribe();
+    await store(await subscribe());
+  }
   return 'subscribed';
 }
