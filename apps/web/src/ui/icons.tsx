@@ -212,6 +212,17 @@ export function UsersIcon(props: IconProps) {
   );
 }
 
+/** The admins' audit log: a page with lines and a magnifier (who did what, searchable). */
+export function AuditIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M14 20H6a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h9l4 4v4M8 8h6M8 12h4" />
+      <circle cx="16.5" cy="16.5" r="3" />
+      <path d="M18.7 18.7l2.3 2.3" />
+    </LineIcon>
+  );
+}
+
 export function LogoutIcon(props: IconProps) {
   return (
     <LineIcon {...props}>

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { SessionUser } from '../../features/session/store';
 import {
+  AuditIcon,
   DropsIcon,
   type IconProps,
   LeaderboardIcon,
@@ -63,6 +64,7 @@ export function navSectionsFor(loggedIn: boolean, user: SessionUser | null): Nav
       items: [
         { to: '/admin/drops', label: 'competition.nav.adminDrops', icon: DropsIcon },
         { to: '/admin/users', label: 'competition.nav.adminUsers', icon: UsersIcon },
+        { to: '/admin/audit', label: 'moderation.nav', icon: AuditIcon },
       ],
     });
   return sections;
