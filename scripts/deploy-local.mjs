@@ -323,6 +323,8 @@ async function main() {
     REDIS_URL: env.DEPLOY_REDIS_URL || env.TEST_REDIS_URL || 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `openpug-deploy-${tag}`,
     MATRIX_HOMESERVER_URL: exported.SYNAPSE_URL,
+    // Browsers reach Synapse through nginx's /_matrix on the site's own origin.
+    MATRIX_PUBLIC_URL: state.url,
     MATRIX_SHARED_SECRET: exported.SYNAPSE_SHARED_SECRET,
     MATRIX_SERVER_NAME: exported.SYNAPSE_SERVER_NAME,
     // Shared by the instances (as /etc/openpug/openpug.env would be): the same signing secret,

@@ -91,6 +91,11 @@ describe('configuration', () => {
         { MATRIX_HOMESERVER_URL: '', REDIS_URL: 'redis://r:6379' },
         /^REDIS_URL needs MATRIX_HOMESERVER_URL/,
       ],
+      [
+        'an internal Synapse address without a public one for browsers',
+        { MATRIX_HOMESERVER_URL: 'http://127.0.0.1:8008', MATRIX_PUBLIC_URL: '' },
+        /^MATRIX_HOMESERVER_URL is a local address that browsers cannot reach/,
+      ],
       ['no SMTP_URL', { SMTP_URL: '' }, /^SMTP_URL is required in production/],
       [
         'OUTBOUND_ALLOW set',

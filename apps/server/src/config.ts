@@ -43,7 +43,13 @@ const envSchema = z.object({
   REDIS_PREFIX: z.string().default('openpug'),
   /** Signs session tokens; at least 32 characters. Unset outside production: generated once into DATA_DIR. */
   JWT_SECRET: z.string().optional(),
+  /** Synapse as openpug reaches it, admin API included (an internal address, e.g. http://127.0.0.1:8008). */
   MATRIX_HOMESERVER_URL: z.string().url().optional(),
+  /**
+   * Synapse as browsers reach it (e.g. PUBLIC_URL, whose /_matrix the proxy sends to Synapse);
+   * unset: MATRIX_HOMESERVER_URL. Keeps /_synapse/admin off the public address.
+   */
+  MATRIX_PUBLIC_URL: z.string().url().optional(),
   MATRIX_SHARED_SECRET: z.string().optional(),
   MATRIX_SERVER_NAME: z.string().optional(),
   /** Embedded homeserver upload limit (m.upload.size); scripts/synapse.sh sets Synapse to the same 10 MiB. */
@@ -194,6 +200,18 @@ export class ConfigError extends Error {
 
 const MIN_JWT_SECRET = 32;
 
+/** A URL whose host only this machine or its private network can reach. */
+function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host) ||
+    host === '::1' ||
+    !host.includes('.')
+  );
+}
+
 /**
  * What production refuses (NODE_ENV=production): one line per problem, so an operator sees all of
  * them at once. Demo choices (the simulators) are allowed only when asked for by name.
@@ -212,6 +230,10 @@ function productionProblems(e: Env, given: Record<string, string | undefined>): 
   if (e.REDIS_URL && !e.DATABASE_URL)
     problems.push(
       'REDIS_URL needs DATABASE_URL in production: the embedded PGlite database serves a single instance only',
+    );
+  if (e.MATRIX_HOMESERVER_URL && !e.MATRIX_PUBLIC_URL && isLocalUrl(e.MATRIX_HOMESERVER_URL))
+    problems.push(
+      'MATRIX_HOMESERVER_URL is a local address that browsers cannot reach: set MATRIX_PUBLIC_URL (e.g. PUBLIC_URL, with /_matrix proxied to Synapse)',
     );
   if (e.REDIS_URL && !e.MATRIX_HOMESERVER_URL)
     problems.push(

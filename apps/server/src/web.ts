@@ -98,7 +98,9 @@ export function contentSecurityPolicy(config: Config): Record<string, string[]> 
     `${https ? 'wss' : 'ws'}://${publicUrl.host}`,
     // The Matrix client talks to PUBLIC_URL, or to Synapse when one is configured.
     publicUrl.origin,
-    ...(config.MATRIX_HOMESERVER_URL ? [new URL(config.MATRIX_HOMESERVER_URL).origin] : []),
+    ...(config.MATRIX_HOMESERVER_URL
+      ? [new URL(config.MATRIX_PUBLIC_URL ?? config.MATRIX_HOMESERVER_URL).origin]
+      : []),
     // Chat media and recorded voice notes are blob: URLs the page may read back.
     'blob:',
   ]);

@@ -127,6 +127,34 @@ describe.each(modes)('chat provisioning on $name', ({ name, env }) => {
   });
 });
 
+describe.skipIf(!synapseEnv)('two instances on one Synapse', () => {
+  it('provisioning at once on both gives one bot and one global room; browsers get MATRIX_PUBLIC_URL', async () => {
+    const database = await openTestDatabase();
+    const env: Record<string, string> = { ...synapseEnv, MATRIX_PUBLIC_URL: 'https://pug.example' };
+    const a = await createTestApp({ database, env });
+    const b = await createTestApp({ database, env });
+    try {
+      const [ua, ub] = [await createTestUser(a.app), await createTestUser(b.app)];
+      const [sa, sb] = await Promise.all([
+        matrixSessionFor(a.app.ctx, ua.id),
+        matrixSessionFor(b.app.ctx, ub.id),
+      ]);
+      // Browsers are told the public address; openpug itself keeps talking to the internal one.
+      expect(sa.homeserverUrl).toBe('https://pug.example');
+      const hs = env.MATRIX_HOMESERVER_URL;
+      const server = chatServerName(a.app.ctx);
+      const global = await mx(hs, 'GET', `/_matrix/client/v3/directory/room/${enc(globalRoomAlias(server))}`);
+      for (const session of [sa, sb]) {
+        const rooms = await mx(hs, 'GET', '/_matrix/client/v3/joined_rooms', session.accessToken);
+        expect(rooms.json.joined_rooms).toContain(global.json.room_id);
+      }
+    } finally {
+      await a.app.close();
+      await b.close();
+    }
+  });
+});
+
 describe('match rooms follow the match status', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -45,7 +45,8 @@ export const chatModule =
       transport,
       external ? (ctx.config.MATRIX_SHARED_SECRET ?? '') : embeddedSharedSecret(ctx.config),
       external ? (ctx.config.MATRIX_SERVER_NAME ?? '') : embeddedServerName(ctx.config),
-      external ?? ctx.config.PUBLIC_URL,
+      // What browsers are told: Synapse's public address, never necessarily the internal one.
+      external ? (ctx.config.MATRIX_PUBLIC_URL ?? external) : ctx.config.PUBLIC_URL,
     );
     // A banned player gets no chat credentials (a muted one does: they read, the power levels keep them from writing).
     setMatrixSessionProvider(ctx, async (userId) =>

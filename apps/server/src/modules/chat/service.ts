@@ -113,6 +113,37 @@ async function saveAccount(
   return row;
 }
 
+/** Stores the bot's account unless one is stored already; answers the stored one. */
+async function insertBotIfAbsent(
+  ctx: AppContext,
+  matrixId: string,
+  password: string,
+  login: { accessToken: string; deviceId: string },
+): Promise<AccountRow> {
+  await ctx.db
+    .insert(chatAccounts)
+    .values({
+      userId: BOT,
+      matrixUserId: matrixId,
+      passwordEnc: encrypt(ctx, password),
+      accessToken: login.accessToken,
+      deviceId: login.deviceId,
+      createdAt: ctx.clock.now(),
+    })
+    .onConflictDoNothing();
+  return (await accountRow(ctx, BOT)) as AccountRow;
+}
+
+/**
+ * A room alias already taken: Synapse answers 400 M_ROOM_IN_USE when it sees the alias before
+ * creating the room (synapse/handlers/room.py, create_room), and 409 M_UNKNOWN "Room alias …
+ * already exists" when two creations race (synapse/storage/databases/main/directory.py,
+ * create_room_alias_association; seen with two instances creating #global at once).
+ */
+function aliasTaken(err: unknown): err is MatrixCallError {
+  return err instanceof MatrixCallError && (err.errcode === 'M_ROOM_IN_USE' || err.status === 409);
+}
+
 /** One provisioning per user at a time (bus event and a login may race). */
 function once(ctx: AppContext, key: string, fn: () => Promise<AccountRow>): Promise<AccountRow> {
   const s = chat(ctx);
@@ -138,7 +169,10 @@ export function ensureBot(ctx: AppContext): Promise<AccountRow> {
       try {
         const login = await s.admin.register(localpart, password, { admin: true, displayname: 'openpug' });
         s.serverName = login.userId.slice(login.userId.indexOf(':') + 1);
-        return saveAccount(ctx, BOT, login.userId, password, login);
+        // Another instance may have registered the deployment's bot meanwhile: the first stored
+        // one is the bot (this account stays unused), so every instance acts as the same bot.
+        const stored = await insertBotIfAbsent(ctx, login.userId, password, login);
+        return stored.matrixUserId === login.userId ? stored : refresh(ctx, stored, null);
       } catch (err) {
         // The homeserver kept a bot from an earlier product database: take a fresh name.
         if (!(err instanceof MatrixCallError && err.errcode === 'M_USER_IN_USE') || attempt > 3) throw err;
@@ -187,7 +221,7 @@ export async function ensureGlobalRoom(ctx: AppContext): Promise<string> {
         power_level_content_override: { events_default: 0, invite: 50 },
       });
     } catch (err) {
-      if (!(err instanceof MatrixCallError && err.errcode === 'M_ROOM_IN_USE')) throw err;
+      if (!aliasTaken(err)) throw err;
       roomId = await s.admin.resolveAlias(globalRoomAlias(s.serverName), bot.accessToken);
       if (!roomId) throw err;
     }
@@ -270,7 +304,7 @@ export async function createMatchRoom(ctx: AppContext, matchId: string, userIds:
       power_level_content_override: { events_default: 0, invite: 100 },
     });
   } catch (err) {
-    if (!(err instanceof MatrixCallError && err.errcode === 'M_ROOM_IN_USE')) throw err;
+    if (!aliasTaken(err)) throw err;
     const found = await s.admin.resolveAlias(
       `#${matchRoomAliasLocalpart(matchId)}:${s.serverName}`,
       bot.accessToken,
