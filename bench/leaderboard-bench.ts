@@ -162,6 +162,12 @@ async function main() {
     for (const url of [helloUrl, ...cases.map(([, u]) => u)]) await load(url, 'closed', 1);
     const baseline = await load(helloUrl, 'closed');
     console.log(`bare Fastify hello: ${baseline.rps.toFixed(0)} req/s (p99 ${baseline.p99.toFixed(1)} ms)`);
+    // The same app's cheapest route: what every request costs before the leaderboard does anything
+    // (security headers, compression check, metrics, request id, routing).
+    const floor = await load(base.replace('/api/users/ranking', '/version.json'), 'closed');
+    console.log(
+      `app floor (GET /version.json on the same app): ${floor.rps.toFixed(0)} req/s = ${(floor.rps / baseline.rps).toFixed(2)}× hello`,
+    );
     const rows: string[] = [];
     let failed = false;
     for (const [label, url] of cases) {
