@@ -98,7 +98,11 @@ export async function buildApp(
   // A token verifies only while its session generation is the account's current one: a password
   // change or reset ends every session issued before, on HTTP and at socket sign-in.
   const tokens = withSessionCheck(base.tokens, (userId) => sessionGenerationOf(base.db, userId));
-  const realtime = createRealtime(app.server, { tokens, log: app.log });
+  const realtime = createRealtime(app.server, {
+    tokens,
+    log: app.log,
+    trustProxy: trustProxyOption(base.config.TRUST_PROXY),
+  });
   const ctx: AppContext = {
     ...base,
     tokens,

@@ -236,8 +236,17 @@ export async function unlockByDrop(
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A socket.io client connected to a listening test app; `authenticate` resolves on `authenticated`. */
-export async function connectSocket(url: string, token?: string): Promise<ClientSocket> {
-  const socket = ioClient(url, { path: '/socket', transports: ['websocket'], forceNew: true });
+export async function connectSocket(
+  url: string,
+  token?: string,
+  headers?: Record<string, string>,
+): Promise<ClientSocket> {
+  const socket = ioClient(url, {
+    path: '/socket',
+    transports: ['websocket'],
+    forceNew: true,
+    ...(headers ? { extraHeaders: headers } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);

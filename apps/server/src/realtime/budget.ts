@@ -19,6 +19,13 @@ export interface Bucket {
 export const SOCKET_BUDGET = {
   anonymous: { perSecond: 5, burst: 20 } satisfies Bucket,
   signedIn: { perSecond: 20, burst: 60 } satisfies Bucket,
+  /**
+   * All sockets of one client address together (after TRUST_PROXY): many sockets from one place
+   * cannot add up their budgets. A household or LAN party shares an address, hence the room.
+   * Loopback clients (this machine: tests, benchmarks, a local proxy without X-Forwarded-For) are
+   * not counted.
+   */
+  address: { perSecond: 100, burst: 300 } satisfies Bucket,
   /** Events refused one after another for being over budget before the socket is disconnected. */
   refusalsBeforeDisconnect: 50,
   /** Largest message a client may send (Socket.IO's maxHttpBufferSize; its default is 1 MB). */
@@ -26,6 +33,49 @@ export const SOCKET_BUDGET = {
 };
 
 export type BudgetVerdict = 'ok' | 'over' | 'disconnect';
+
+/** A token bucket; `take` answers whether a token was there. */
+export function tokenBucket(rule: Bucket, now: () => number) {
+  let tokens = rule.burst;
+  let last = now();
+  return {
+    take(): boolean {
+      const t = now();
+      tokens = Math.min(rule.burst, tokens + ((t - last) / 1000) * rule.perSecond);
+      last = t;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+    /** Full again (nothing spent for a while): the bucket can be forgotten. */
+    idle(): boolean {
+      return tokens + ((now() - last) / 1000) * rule.perSecond >= rule.burst;
+    },
+  };
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/** Buckets per client address, shared by every socket from it; idle ones are dropped. */
+export function addressBudgets(now: () => number) {
+  const buckets = new Map<string, ReturnType<typeof tokenBucket>>();
+  let sweptAt = now();
+  return {
+    take(address: string): boolean {
+      if (LOOPBACK.test(address)) return true;
+      if (now() - sweptAt > 60_000) {
+        sweptAt = now();
+        for (const [key, bucket] of buckets) if (bucket.idle()) buckets.delete(key);
+      }
+      let bucket = buckets.get(address);
+      if (!bucket) {
+        bucket = tokenBucket(SOCKET_BUDGET.address, now);
+        buckets.set(address, bucket);
+      }
+      return bucket.take();
+    },
+  };
+}
 
 /** One socket's budget; `spend` is called once per incoming event with the current time. */
 export function socketBudget(now: () => number) {

@@ -89,6 +89,28 @@ describe('socket hub on /socket', () => {
     player.disconnect();
   });
 
+  it('spends a budget per client address too: many sockets from one place cannot add up theirs', async () => {
+    // Loopback is trusted as a proxy by default, so X-Forwarded-For names the client.
+    const from = (address: string) => async () =>
+      connectSocket(t.url, (await createTestUser(t.app)).token, { 'x-forwarded-for': address });
+    const crowd = await Promise.all(Array.from({ length: 6 }, from('203.0.113.7')));
+    const neighbour = await from('198.51.100.4')();
+    const perSocket = SOCKET_BUDGET.signedIn.burst; // each socket stays within its own burst
+    const answers = (
+      await Promise.all(
+        crowd.map((s) =>
+          Promise.all(Array.from({ length: perSocket }, () => s.emitWithAck('test-echo', { n: 1 }))),
+        ),
+      )
+    ).flat() as { ok: boolean; msg?: string }[];
+    const refused = answers.filter((a) => a.msg === 'TOO_MANY_REQUESTS').length;
+    expect(refused).toBeGreaterThanOrEqual(crowd.length * perSocket - SOCKET_BUDGET.address.burst - 10);
+    expect(refused).toBeGreaterThan(0);
+    // Another address is served as usual meanwhile.
+    expect(await neighbour.emitWithAck('test-echo', { n: 2 })).toEqual({ ok: true, data: { doubled: 4 } });
+    for (const s of [...crowd, neighbour]) s.disconnect();
+  });
+
   it('logout leaves the private room', async () => {
     const user = await createTestUser(t.app);
     const socket = await connectSocket(t.url, user.token);

@@ -10,6 +10,7 @@
  * budget and must be one this server knows (budget.ts).
  */
 import type { Server as HttpServer } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
 import {
   type AuthenticatePayload,
   authenticatePayloadSchema,
@@ -23,7 +24,7 @@ import type { z } from 'zod';
 import { AppError, keyOfZodIssues } from '../lib/errors';
 import { containsNul } from '../lib/input';
 import type { Tokens } from '../modules/auth/tokens';
-import { SOCKET_BUDGET, socketBudget } from './budget';
+import { addressBudgets, SOCKET_BUDGET, socketBudget } from './budget';
 
 export interface SocketData {
   userId?: string;
@@ -66,8 +67,20 @@ export interface Realtime {
 
 interface RealtimeOptions {
   tokens: Tokens;
+  /** Which peers may name the client address in X-Forwarded-For (TRUST_PROXY, as Fastify uses it). */
+  trustProxy?: string | boolean | ((addr: string, hop: number) => boolean);
   corsOrigin?: string;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** TRUST_PROXY in the form proxy-addr takes (a hop count is already a function here). */
+function compileTrust(
+  value: string | boolean | ((addr: string, hop: number) => boolean),
+): (addr: string, hop: number) => boolean {
+  if (typeof value === 'function') return value;
+  if (value === true) return () => true;
+  if (value === false) return () => false;
+  return proxyAddr.compile(value.split(',').map((v) => v.trim()));
 }
 
 export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realtime {
@@ -79,6 +92,8 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
   });
   const handlers: Array<(socket: AppSocket) => void> = [];
   const knownEvents = new Set(['authenticate', 'logout']);
+  const perAddress = addressBudgets(Date.now);
+  const trust = compileTrust(opts.trustProxy ?? false);
   const authenticatedHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
   const signedOutHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
 
@@ -133,6 +148,7 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
 
   io.on('connection', (socket) => {
     const budget = socketBudget(Date.now);
+    const address = proxyAddr(socket.request, trust);
     socket.use(([event, ...args], next) => {
       const refuse = (msg: ErrorKey) => {
         const ack = args[args.length - 1];
@@ -145,7 +161,7 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
         socket.disconnect(true);
         return;
       }
-      if (verdict === 'over') return refuse('TOO_MANY_REQUESTS');
+      if (verdict === 'over' || !perAddress.take(address)) return refuse('TOO_MANY_REQUESTS');
       if (!knownEvents.has(event)) return refuse('INVALID_INPUT');
       next();
     });
