@@ -151,6 +151,19 @@ const envSchema = z.object({
   WHATSAPP_TOKEN: z.string().optional(),
   WHATSAPP_PHONE_NUMBER_ID: z.string().optional(),
   WHATSAPP_API_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+  /**
+   * Approved message templates (Meta sends business-initiated messages only as templates): names
+   * and the template language code per openpug locale. CODE is an authentication template with a
+   * copy-code button.
+   */
+  WHATSAPP_TEMPLATE_GAME_FOUND: z.string().default('openpug_game_found'),
+  WHATSAPP_TEMPLATE_MATCHED: z.string().default('openpug_matched'),
+  WHATSAPP_TEMPLATE_CODE: z.string().default('openpug_code'),
+  WHATSAPP_LANGUAGE_EN: z.string().default('en_US'),
+  WHATSAPP_LANGUAGE_DE: z.string().default('de'),
+  /** Status webhook /api/whatsapp/webhook: the verify token of the GET handshake and the app secret signing each POST. */
+  WHATSAPP_VERIFY_TOKEN: z.string().optional(),
+  WHATSAPP_APP_SECRET: z.string().optional(),
   /** Notification delivery (WhatsApp, Discord, push): attempts per message and the pause before a retry (ms, doubled each time). */
   NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   NOTIFY_RETRY_MS: ms.default(2_000),

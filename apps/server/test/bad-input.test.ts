@@ -64,6 +64,10 @@ const PUBLIC = new Set([
   // Authenticated by the game server's per-match key, not a user session.
   'GET /api/gameservers/config/:matchId',
   'POST /api/gameservers/events/:matchId',
+  // Meta's status webhook: the GET handshake checks WHATSAPP_VERIFY_TOKEN (403 otherwise), each
+  // POST the X-Hub-Signature-256 of its body (401 otherwise).
+  'GET /api/whatsapp/webhook',
+  'POST /api/whatsapp/webhook',
   // The Discord bot authenticates with its shared secret.
   'POST /api/discord/link',
   // The admin CLI's backup of a running PGlite server: loopback and a per-start token from

@@ -22,6 +22,17 @@ export type WhatsAppCodeBody = z.infer<typeof whatsAppCodeBodySchema>;
 /** PATCH /api/profile/whatsAppEnabled: without a body it toggles. */
 export const whatsAppEnabledBodySchema = z.object({ whatsAppEnabled: z.boolean().optional() }).nullish();
 export const whatsAppEnabledResponseSchema = z.object({ whatsAppEnabled: z.boolean() });
+/**
+ * GET /api/profile/whatsAppStatus. `paused`: WhatsApp reported that it could not deliver to the
+ * linked number (e.g. error 131026 or 131047); nothing is sent until the number is linked again.
+ */
+export const whatsAppStatusResponseSchema = z.object({
+  linked: z.boolean(),
+  enabled: z.boolean(),
+  paused: z.boolean(),
+  failure: z.object({ errorCode: z.number().int().nullable(), failedAt: z.number() }).nullable(),
+});
+export type WhatsAppStatus = z.infer<typeof whatsAppStatusResponseSchema>;
 
 /** Discord: POST /api/profile/discord/generate-link-code → {data: code, expiresAt}. */
 export const discordLinkCodeResponseSchema = z.object({ data: z.string(), expiresAt: z.number() });
@@ -31,6 +42,16 @@ export const discordRedeemBodySchema = z.object({
   discordId: z.string('MISSING').regex(/^\d{5,25}$/, 'INVALID_INPUT'),
 });
 export const discordUnlinkResponseSchema = z.object({ unlinked: z.boolean() });
+/**
+ * GET /api/profile/discord: the linked account and, when Discord refused the last DM to it because
+ * the player does not accept direct messages (Discord error 50007), when that was (ms); null once a
+ * DM went through again or after a re-link.
+ */
+export const discordStatusResponseSchema = z.object({
+  discordId: z.string().nullable(),
+  dmFailedAt: z.number().nullable(),
+});
+export type DiscordStatus = z.infer<typeof discordStatusResponseSchema>;
 
 /** Mobile one-time login link (what the QR code encodes). */
 export const mobileLinkResponseSchema = z.object({ url: z.string(), expiresAt: z.number() });

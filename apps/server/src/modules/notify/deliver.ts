@@ -28,7 +28,13 @@ const sleep = (ms: number) =>
     timer.unref?.();
   });
 
-/** Sends with bounded retries; resolves true on success, false when every attempt failed. */
+/** The longest Retry-After a delivery waits for before its next attempt. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Sends with bounded retries; resolves true on success, false when every attempt failed or the
+ * refusal was permanent.
+ */
 export async function withRetries(
   ctx: AppContext,
   label: string,
@@ -43,8 +49,21 @@ export async function withRetries(
       return true;
     } catch (err) {
       reason = failureReason(err);
-      log.warn({ err: String(err), attempt, attempts, label }, 'notification delivery failed');
-      if (attempt < attempts) await sleep(ctx.config.NOTIFY_RETRY_MS * 2 ** (attempt - 1));
+      // A sender may mark a refusal `permanent` (no retry helps) or give `retryAfterMs` (a 429's
+      // Retry-After, capped); otherwise the pause doubles. One log line per attempt.
+      const hint = (err ?? {}) as { permanent?: unknown; retryAfterMs?: unknown };
+      const permanent = hint.permanent === true;
+      const last = permanent || attempt === attempts;
+      const pause =
+        typeof hint.retryAfterMs === 'number'
+          ? Math.min(Math.max(0, hint.retryAfterMs), MAX_RETRY_AFTER_MS)
+          : ctx.config.NOTIFY_RETRY_MS * 2 ** (attempt - 1);
+      log.warn(
+        { err: String(err), attempt, attempts, label, permanent, ...(last ? {} : { retryInMs: pause }) },
+        last ? 'notification delivery failed' : 'notification delivery failed, will retry',
+      );
+      if (last) break;
+      await sleep(pause);
     }
   }
   countNotifyFailure(ctx, label, reason);

@@ -1,14 +1,18 @@
 /**
  * Settings row: WhatsApp (SPEC §4). Unlinked: number → code sent over WhatsApp → confirm. Linked:
  * the number, the notification toggle (whatsApp.ENABLED / DISABLED from the server's reply) and
- * unlink. Validation uses the shared phone schema.
+ * unlink. Validation uses the shared phone schema. When WhatsApp reported that it could not reach
+ * the number (GET /api/profile/whatsAppStatus → paused), a warning says so and offers to link the
+ * number again, which ends the pause.
  */
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { linkWhatsAppBodySchema } from '@openpug/shared';
+import { linkWhatsAppBodySchema, type WhatsAppStatus } from '@openpug/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LinkedAccountRow } from '../accounts/LinkedAccountRow';
@@ -36,6 +40,13 @@ export function WhatsAppRow() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState(false);
+  const queryClient = useQueryClient();
+  const status = useQuery({
+    queryKey: ['reach', 'whatsApp', phone],
+    queryFn: ({ signal }) => api.get<WhatsAppStatus>('/profile/whatsAppStatus', { signal, silent: true }),
+    enabled: Boolean(phone),
+  });
+  const paused = Boolean(phone && status.data?.paused);
 
   const sendCode = async () => {
     const parsed = linkWhatsAppBodySchema.safeParse({ phone: number });
@@ -65,6 +76,7 @@ export function WhatsAppRow() {
         return;
       }
       updateSessionUser({ phone: sentTo, whatsAppEnabled: true } as Record<string, unknown>);
+      void queryClient.invalidateQueries({ queryKey: ['reach', 'whatsApp'] });
       setSuccessMessage({ key: 'whatsApp.ENABLED', timeout: 4000 });
       setEditing(false);
       setSentTo(null);
@@ -86,7 +98,13 @@ export function WhatsAppRow() {
     setSuccessMessage({ key: 'whatsApp.DISABLED', timeout: 4000 });
   };
 
-  const form = editing && !phone && (
+  const relink = () => {
+    setNumber(phone ?? '');
+    setSentTo(null);
+    setEditing(true);
+  };
+
+  const form = editing && (!phone || paused) && (
     <Stack spacing={1.5} sx={{ width: '100%', pt: 0.5 }}>
       {!sentTo ? (
         <InputRow>
@@ -162,6 +180,22 @@ export function WhatsAppRow() {
           )
         }
       />
+      {paused && (
+        <Alert
+          data-testid="whatsapp-unreachable"
+          severity="warning"
+          sx={{ mb: 1.5 }}
+          action={
+            editing ? null : (
+              <Button color="inherit" size="small" onClick={relink}>
+                {t('reach.whatsApp.relink')}
+              </Button>
+            )
+          }
+        >
+          {t('reach.whatsApp.unreachable', { phone })}
+        </Alert>
+      )}
       {form}
       {phone && (
         <FormControlLabel
