@@ -168,6 +168,10 @@ const envSchema = z.object({
   NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   NOTIFY_RETRY_MS: ms.default(2_000),
   /** Discord: the bot (discord.js) starts when DISCORD_BOT_TOKEN is set; DISCORD_BOT_SECRET authenticates POST /api/discord/link. */
+  /** Discord's HTTP API (DMs from every instance, the gateway's REST calls); tests point it at a fake. */
+  DISCORD_API_URL: z.string().url().default('https://discord.com/api'),
+  /** One gateway session per deployment: its holder renews a database lease every third of this; another instance takes over after it. */
+  DISCORD_LEASE_MS: z.coerce.number().int().min(300).default(15_000),
   DISCORD_BOT_TOKEN: z.string().optional(),
   DISCORD_BOT_SECRET: z.string().min(16).optional(),
   /** Web Push VAPID keys; unset → generated once and kept in DATA_DIR/vapid.json. */

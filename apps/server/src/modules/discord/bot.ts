@@ -1,8 +1,10 @@
 /**
- * The Discord bot (discord.js), started inside the server when DISCORD_BOT_TOKEN is set: a global
- * `/link <code>` slash command that redeems a link code for the caller's Discord account, and a
- * 'game found' direct message to linked players. Without a token, 'game found' for linked users
- * lands in the dev outbox (channel discord).
+ * The Discord bot (discord.js), when DISCORD_BOT_TOKEN is set:
+ * - the gateway session with the global `/link <code>` slash command, which redeems a link code for
+ *   the caller's Discord account. Only the instance holding the `discord-gateway` lease logs it in
+ *   (routes.ts, lease.ts): one session per deployment, so one instance answers each interaction;
+ * - 'game found' direct messages from every instance over the REST API (rest.ts).
+ * Without a token, 'game found' for linked users lands in the dev outbox (channel discord).
  */
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
@@ -10,7 +12,7 @@ import { storeOutboxMessage } from '../mail/mailer';
 import { redeemDiscordCode } from './service';
 
 export interface DiscordSender {
-  readonly kind: 'bot' | 'outbox';
+  readonly kind: 'rest' | 'outbox';
   sendDirect(discordId: string, text: string, userId: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,13 +50,69 @@ export async function handleLinkCommand(
   }
 }
 
-export async function startDiscordBot(
+/** What the /link handler uses of a discord.js ChatInputCommandInteraction (tests pass a stub). */
+export interface LinkInteraction {
+  readonly user: { readonly id: string };
+  readonly options: { getString(name: string, required: true): string };
+  deferReply(options: { flags: number }): Promise<unknown>;
+  editReply(options: { content: string }): Promise<unknown>;
+}
+
+/** MessageFlags.Ephemeral: only the caller sees the answer. */
+export const EPHEMERAL = 1 << 6;
+
+interface Log {
+  info(o: object, m: string): void;
+  error(o: object, m: string): void;
+}
+
+/**
+ * `/link <code>`: acknowledges first, then works. Discord invalidates an interaction that is not
+ * answered within 3 seconds; a deferred answer ("thinking…", type 5
+ * DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE) may be edited for 15 minutes
+ * (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction,
+ * #edit-original-interaction-response). So: deferReply (ephemeral) before any database work, then
+ * editReply with the result. When the acknowledgement fails (too late, or answered elsewhere)
+ * the code is left unused.
+ */
+export async function onLinkInteraction(
   ctx: AppContext,
-  token: string,
-  log: { info(o: object, m: string): void; error(o: object, m: string): void },
-): Promise<DiscordSender> {
-  const { Client, Events, GatewayIntentBits, MessageFlags, SlashCommandBuilder } = await import('discord.js');
-  const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.DirectMessages] });
+  interaction: LinkInteraction,
+  log: Log,
+): Promise<void> {
+  try {
+    await interaction.deferReply({ flags: EPHEMERAL });
+  } catch (err) {
+    log.error({ err }, 'Discord: acknowledging /link failed');
+    return;
+  }
+  let content: string;
+  try {
+    content = (await handleLinkCommand(ctx, interaction.user.id, interaction.options.getString('code', true)))
+      .reply;
+  } catch (err) {
+    log.error({ err }, 'Discord: /link failed');
+    content = 'Something went wrong. Please try again in a minute.';
+  }
+  try {
+    await interaction.editReply({ content });
+  } catch (err) {
+    log.error({ err }, 'Discord: answering /link failed');
+  }
+}
+
+export interface DiscordGateway {
+  close(): Promise<void>;
+}
+export type GatewayStarter = (ctx: AppContext, token: string, log: Log) => Promise<DiscordGateway>;
+
+/** Logs the gateway client in (only the leader calls this) and handles `/link`. */
+export const startDiscordGateway: GatewayStarter = async (ctx, token, log) => {
+  const { Client, Events, GatewayIntentBits, SlashCommandBuilder } = await import('discord.js');
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    rest: { api: ctx.config.DISCORD_API_URL },
+  });
   const command = new SlashCommandBuilder()
     .setName('link')
     .setDescription('Link your Discord account to openpug')
@@ -63,36 +121,17 @@ export async function startDiscordBot(
     );
 
   client.once(Events.ClientReady, async (ready) => {
-    log.info({ user: ready.user.tag }, 'Discord bot ready');
+    log.info({ user: ready.user.tag }, 'Discord gateway ready');
     try {
       await ready.application.commands.set([command.toJSON()]);
     } catch (err) {
       log.error({ err }, 'Discord: registering /link failed');
     }
   });
-  client.on(Events.InteractionCreate, async (interaction) => {
+  client.on(Events.InteractionCreate, (interaction) => {
     if (!interaction.isChatInputCommand() || interaction.commandName !== 'link') return;
-    try {
-      const result = await handleLinkCommand(
-        ctx,
-        interaction.user.id,
-        interaction.options.getString('code', true),
-      );
-      await interaction.reply({ content: result.reply, flags: MessageFlags.Ephemeral });
-    } catch (err) {
-      log.error({ err }, 'Discord: /link failed');
-    }
+    void onLinkInteraction(ctx, interaction, log);
   });
-  client.login(token).catch((err) => log.error({ err }, 'Discord bot login failed'));
-
-  return {
-    kind: 'bot',
-    async sendDirect(discordId, text) {
-      const user = await client.users.fetch(discordId);
-      await user.send(text);
-    },
-    async close() {
-      await client.destroy();
-    },
-  };
-}
+  client.login(token).catch((err) => log.error({ err }, 'Discord gateway login failed'));
+  return { close: () => client.destroy() };
+};

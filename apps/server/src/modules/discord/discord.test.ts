@@ -1,11 +1,11 @@
 /**
  * Discord link: one-time codes (reuse, expiry, replacement), the bot secret on the redeem call,
- * the /link command's redeem path without Discord, unlinking.
+ * the /link command's redeem path without Discord, its acknowledge-then-answer order, unlinking.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createTestUser, manualClock, type TestApp } from '../../../test/helpers';
 import { findUserById } from '../accounts/service';
-import { handleLinkCommand } from './bot';
+import { EPHEMERAL, handleLinkCommand, type LinkInteraction, onLinkInteraction } from './bot';
 import { DISCORD_CODE_TTL_MS } from './service';
 
 const SECRET = 'bot-secret-0123456789abcdef';
@@ -131,5 +131,41 @@ describe('Discord link', () => {
     expect(taken).toMatchObject({ ok: false });
     expect(taken.reply).toMatch(/already linked/);
     expect(await discordIdOf(v.id)).toBeNull();
+  });
+
+  it('/link acknowledges (ephemeral) before any database work, then edits in the answer', async () => {
+    const u = await createTestUser(t.app);
+    const { data: code } = await generate(u.token);
+    const log = { info: () => {}, error: () => {} };
+    const calls: Array<[string, unknown, string | null | undefined]> = [];
+    const stub = (deferFails = false): LinkInteraction => ({
+      user: { id: '510000000000000001' },
+      options: {
+        getString: (name) => {
+          calls.push(['getString', name, undefined]);
+          return code;
+        },
+      },
+      deferReply: async (options) => {
+        calls.push(['deferReply', options, await discordIdOf(u.id)]);
+        if (deferFails) throw new Error('Unknown interaction');
+      },
+      editReply: async (options) => {
+        calls.push(['editReply', options, await discordIdOf(u.id)]);
+      },
+    });
+
+    // The acknowledgement failed (too late, or answered elsewhere): the code stays unused.
+    await onLinkInteraction(t.app.ctx, stub(true), log);
+    expect(calls).toEqual([['deferReply', { flags: EPHEMERAL }, null]]);
+    expect(await discordIdOf(u.id)).toBeNull();
+
+    calls.length = 0;
+    await onLinkInteraction(t.app.ctx, stub(), log);
+    expect(calls).toEqual([
+      ['deferReply', { flags: EPHEMERAL }, null],
+      ['getString', 'code', undefined],
+      ['editReply', { content: expect.stringMatching(/now linked/) }, '510000000000000001'],
+    ]);
   });
 });

@@ -4,24 +4,38 @@
  *   POST   /api/discord/link {code, discordId}      → {success}; the bot's call, authenticated with
  *          `Authorization: Bot <DISCORD_BOT_SECRET>` (missing/wrong → 401; no secret configured → 403)
  *   DELETE /api/profile/discord/link                → {unlinked: true}
- * 'game found' goes to linked players as a Discord DM (bot) or into the outbox (channel discord).
+ *   GET    /api/profile/discord                     → {discordId, dmFailedAt} (Settings: DMs refused?)
+ * 'game found' goes to linked players as a Discord DM (REST API, from any instance) or into the
+ * outbox (channel discord). With DISCORD_BOT_TOKEN, every instance competes for the
+ * `discord-gateway` lease; only its holder logs the gateway client in and answers /link.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   discordLinkCodeResponseSchema,
   discordRedeemBodySchema,
+  discordStatusResponseSchema,
   discordUnlinkResponseSchema,
   successResponseSchema,
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { forbidden, unauthorized } from '../../lib/errors';
-import { findUsersByIds, updateUser } from '../accounts/service';
+import { findUsersByIds } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts, setNotifyLog } from '../notify/deliver';
-import { type DiscordSender, outboxDiscordSender, startDiscordBot } from './bot';
-import { generateDiscordCode, redeemDiscordCode } from './service';
+import {
+  type DiscordGateway,
+  type DiscordSender,
+  type GatewayStarter,
+  outboxDiscordSender,
+  startDiscordGateway,
+} from './bot';
+import { LeaderElector, Lease } from './lease';
+import { restDiscordSender } from './rest';
+import { dmFailedAt, generateDiscordCode, redeemDiscordCode, unlinkDiscord } from './service';
+
+export const GATEWAY_LEASE = 'discord-gateway';
 
 const senders = new WeakMap<AppContext, DiscordSender>();
 export const discordSender = (ctx: AppContext) => senders.get(ctx) ?? outboxDiscordSender(ctx);
@@ -29,6 +43,15 @@ export const discordSender = (ctx: AppContext) => senders.get(ctx) ?? outboxDisc
 export function setDiscordSender(ctx: AppContext, sender: DiscordSender): void {
   senders.set(ctx, sender);
 }
+
+const gatewayStarters = new WeakMap<AppContext, GatewayStarter>();
+/** Tests replace the gateway login (before the app is ready). */
+export function setDiscordGatewayStarter(ctx: AppContext, starter: GatewayStarter): void {
+  gatewayStarters.set(ctx, starter);
+}
+const electors = new WeakMap<AppContext, LeaderElector>();
+/** This instance's claim on the gateway lease (only with DISCORD_BOT_TOKEN). */
+export const discordLeaderOf = (ctx: AppContext): LeaderElector | undefined => electors.get(ctx);
 
 function botSecretMatches(header: string | undefined, secret: string): boolean {
   const given = Buffer.from((header ?? '').replace(/^Bot\s+/i, ''));
@@ -55,10 +78,36 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
 
   return async (app) => {
     setNotifyLog(ctx, app.log);
-    if (ctx.config.DISCORD_BOT_TOKEN && !senders.has(ctx)) {
-      const bot = await startDiscordBot(ctx, ctx.config.DISCORD_BOT_TOKEN, app.log);
-      senders.set(ctx, bot);
-      app.addHook('onClose', () => bot.close());
+    const token = ctx.config.DISCORD_BOT_TOKEN;
+    if (token) {
+      if (!senders.has(ctx)) {
+        const rest = restDiscordSender(ctx, token, app.log);
+        senders.set(ctx, rest);
+        app.addHook('onClose', () => rest.close());
+      }
+      let gateway: DiscordGateway | null = null;
+      const leaseMs = ctx.config.DISCORD_LEASE_MS;
+      const elector = new LeaderElector(
+        new Lease(ctx.db, ctx.clock, GATEWAY_LEASE, randomUUID(), leaseMs),
+        Math.floor(leaseMs / 3),
+        {
+          log: app.log,
+          onLead: async () => {
+            gateway = await (gatewayStarters.get(ctx) ?? startDiscordGateway)(ctx, token, app.log);
+          },
+          onStepDown: async () => {
+            const closing = gateway;
+            gateway = null;
+            await closing?.close();
+          },
+        },
+      );
+      electors.set(ctx, elector);
+      app.addHook('onReady', async () => {
+        await elector.start();
+      });
+      // Before the database closes: the gateway stops, then the lease row goes (another takes over).
+      app.addHook('onClose', () => elector.stop());
     }
 
     app.post(
@@ -111,8 +160,24 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const row = await currentUser(ctx, request);
-        await updateUser(ctx, row.id, { discordId: null });
+        await unlinkDiscord(ctx, row.id);
         return { unlinked: true };
+      },
+    );
+
+    app.get(
+      '/api/profile/discord',
+      {
+        ...auth,
+        schema: {
+          tags: ['profile'],
+          summary: 'The linked Discord account and whether Discord refused the last direct message to it',
+          response: { 200: discordStatusResponseSchema },
+        },
+      },
+      async (request) => {
+        const row = await currentUser(ctx, request);
+        return { discordId: row.discordId, dmFailedAt: await dmFailedAt(ctx, row.id, row.discordId) };
       },
     );
   };

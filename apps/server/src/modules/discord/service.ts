@@ -2,6 +2,8 @@
  * Discord link codes: `generateDiscordCode` gives a short-lived one-time code (only its SHA-256 is
  * stored); `redeemDiscordCode` (the bot's /link command and POST /api/discord/link) uses it up in
  * one conditional UPDATE and sets the user's discordId.
+ * DM failures: `recordDmFailure` keeps the last refused DM (JSON error 50007) for Settings;
+ * a delivered DM, a re-link and an unlink clear it.
  */
 import { createHash, randomInt } from 'node:crypto';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
@@ -9,7 +11,7 @@ import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
 import { users } from '../accounts/schema';
 import { updateUser } from '../accounts/service';
-import { discordLinkCodes } from './schema';
+import { discordDmFailures, discordLinkCodes } from './schema';
 
 export const DISCORD_CODE_TTL_MS = 10 * 60_000;
 /** No 0/O/1/I/L: easy to type into Discord. */
@@ -65,5 +67,43 @@ export async function redeemDiscordCode(
     if (e?.code === '23505' || e?.cause?.code === '23505') throw conflict('DISCORD_ALREADY_LINKED');
     throw err;
   }
+  await clearDmFailure(ctx, row.userId);
   return { userId: row.userId };
+}
+
+export async function unlinkDiscord(ctx: AppContext, userId: string): Promise<void> {
+  await updateUser(ctx, userId, { discordId: null });
+  await clearDmFailure(ctx, userId);
+}
+
+/** Discord refused a DM to `discordId` for good (`code`, e.g. 50007: the player does not accept DMs). */
+export async function recordDmFailure(
+  ctx: AppContext,
+  userId: string,
+  discordId: string,
+  code: number,
+): Promise<void> {
+  const failedAt = new Date(ctx.clock.now());
+  await ctx.db
+    .insert(discordDmFailures)
+    .values({ userId, discordId, code, failedAt })
+    .onConflictDoUpdate({ target: discordDmFailures.userId, set: { discordId, code, failedAt } });
+}
+
+export async function clearDmFailure(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.delete(discordDmFailures).where(eq(discordDmFailures.userId, userId));
+}
+
+/** When the last DM to the user's current Discord account was refused (ms), or null. */
+export async function dmFailedAt(
+  ctx: AppContext,
+  userId: string,
+  discordId: string | null,
+): Promise<number | null> {
+  if (!discordId) return null;
+  const [row] = await ctx.db
+    .select({ failedAt: discordDmFailures.failedAt })
+    .from(discordDmFailures)
+    .where(and(eq(discordDmFailures.userId, userId), eq(discordDmFailures.discordId, discordId)));
+  return row ? row.failedAt.getTime() : null;
 }

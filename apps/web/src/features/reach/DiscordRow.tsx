@@ -1,13 +1,16 @@
 /**
  * Settings row: Discord (SPEC §4). Unlinked: get a one-time code and the `/link <code>` command to
  * type in the community's Discord; the row turns linked by itself (live user update). Linked: the
- * Discord id and unlink (discord.UNLINKED).
+ * Discord id and unlink (discord.UNLINKED), and a warning when Discord refused the last direct
+ * message because the player does not accept DMs (GET /api/profile/discord → dmFailedAt).
  */
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { DiscordLinkCode } from '@openpug/shared';
+import type { DiscordLinkCode, DiscordStatus } from '@openpug/shared';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LinkedAccountRow } from '../accounts/LinkedAccountRow';
@@ -22,6 +25,12 @@ export function DiscordRow() {
   const discordId = (useSession((s) => s.user) as { discordId?: string | null } | null)?.discordId ?? null;
   const [code, setCode] = useState<DiscordLinkCode | null>(null);
   const [copied, setCopied] = useState(false);
+  const status = useQuery({
+    queryKey: ['reach', 'discord', discordId],
+    queryFn: ({ signal }) => api.get<DiscordStatus>('/profile/discord', { signal, silent: true }),
+    enabled: Boolean(discordId),
+  });
+  const dmFailed = Boolean(discordId && status.data?.discordId === discordId && status.data.dmFailedAt);
 
   const generate = async () => {
     setCode(await api.post<DiscordLinkCode>('/profile/discord/generate-link-code'));
@@ -55,6 +64,11 @@ export function DiscordRow() {
           )
         }
       />
+      {dmFailed && (
+        <Alert data-testid="discord-dm-failed" severity="warning" sx={{ mb: 1.5 }}>
+          {t('reach.discord.dmFailed')}
+        </Alert>
+      )}
       {code && !discordId && (
         <Box
           data-testid="discord-code"
