@@ -84,6 +84,17 @@ const envSchema = z.object({
   /** How long a match may wait for its game server to go live (players connected, ready) before it is cancelled; 0 = no limit. */
   MATCH_LIVE_TIMEOUT_MS: ms.default(15 * 60_000),
   /**
+   * Once the game server is ready, how long every rostered player has to be on it; a player who is
+   * not is a no-show (leave cooldown) and their slot is offered to queued players. 0 = no limit.
+   */
+  MATCH_CONNECT_TIMEOUT_MS: ms.default(5 * 60_000),
+  /** How often the game server is asked who is on it while a match waits for its players (ms). */
+  MATCH_CONNECT_POLL_MS: ms.default(5_000),
+  /** How long a no-show's slot is offered to queued players before the match is cancelled (NO_SHOW). */
+  SUBSTITUTE_OFFER_TIMEOUT_MS: ms.default(2 * 60_000),
+  /** Simulator: how long after the server is ready (or a substitute joins) its players are on it. */
+  SIM_CONNECT_MS: ms.default(0),
+  /**
    * How long a live match may go without a game event (its server crashed or hangs) before it is
    * cancelled; longer than any round, half-time or technical pause. 0 = no limit.
    */
@@ -168,13 +179,13 @@ const envSchema = z.object({
   NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   NOTIFY_RETRY_MS: ms.default(2_000),
   /** Discord: the bot (discord.js) starts when DISCORD_BOT_TOKEN is set; DISCORD_BOT_SECRET authenticates POST /api/discord/link. */
+  DISCORD_BOT_TOKEN: z.string().optional(),
+  DISCORD_BOT_SECRET: z.string().min(16).optional(),
   /** Discord's HTTP API (DMs from every instance, the gateway's REST calls); tests point it at a fake. */
   DISCORD_API_URL: z.string().url().default('https://discord.com/api'),
   /** One gateway session per deployment: its holder renews a database lease every third of this; another instance takes over after it. */
   DISCORD_LEASE_MS: z.coerce.number().int().min(300).default(15_000),
-  DISCORD_BOT_TOKEN: z.string().optional(),
-  DISCORD_BOT_SECRET: z.string().min(16).optional(),
-  /** Web Push VAPID keys; unset → generated once and kept in DATA_DIR/vapid.json. */
+  /** Web Push VAPID keys; unset → generated once and stored in the database (mobile/push.ts). */
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   /** Unset: PUBLIC_URL when https, else mailto:admin@<its host> (mobile/push.ts vapidSubject). */

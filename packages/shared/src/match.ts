@@ -17,9 +17,10 @@ export const LIVE_MATCH_STATUSES = [
 
 /**
  * Why a match was cancelled (MATCH_CANCELLED, MATCH_STATE.cancelReason): no game server took it or
- * its server failed (never went live, went silent), or an admin ended it. The web has a text each.
+ * its server failed (never went live, went silent), an admin ended it, or a player never came onto
+ * the game server and nobody took the substitute offer in time (NO_SHOW). The web has a text each.
  */
-export const matchCancelReasons = ['SERVER_UNAVAILABLE', 'ADMIN_CANCELLED'] as const;
+export const matchCancelReasons = ['SERVER_UNAVAILABLE', 'ADMIN_CANCELLED', 'NO_SHOW'] as const;
 export const matchCancelReasonSchema = z.enum(matchCancelReasons);
 export type MatchCancelReason = z.infer<typeof matchCancelReasonSchema>;
 
@@ -66,6 +67,20 @@ export type Score = z.infer<typeof scoreSchema>;
 
 export const matchServerSchema = z.object({ connect: z.string().optional(), gotv: z.string() });
 
+/**
+ * Who is on the game server while the match waits for its players (active, server ready, not live
+ * yet); null otherwise. `deadline`: until when the rostered players must be on the server, or — while
+ * `noShows` is not empty — until when a substitute may take their slots.
+ */
+export const matchConnectSchema = z.object({
+  deadline: z.number().nullable(),
+  /** User ids of the rostered players the game server reports as connected. */
+  onServer: z.array(z.string()),
+  /** Rostered players who missed the deadline; their slots are offered to queued players. */
+  noShows: z.array(z.string()),
+});
+export type MatchConnect = z.infer<typeof matchConnectSchema>;
+
 export const matchStateSchema = z.object({
   _id: z.string(),
   status: matchStatusSchema,
@@ -86,6 +101,7 @@ export const matchStateSchema = z.object({
   winner: z.enum(['teamOne', 'teamTwo', 'draw']).nullable(),
   /** Set once the match is cancelled. */
   cancelReason: matchCancelReasonSchema.nullable(),
+  connect: matchConnectSchema.nullable(),
 });
 export type MatchState = z.infer<typeof matchStateSchema>;
 
@@ -128,6 +144,24 @@ export type MatchServerAvailablePayload = { matchId: string; gotv: string; conne
 export type MatchScoreUpdatePayload = { matchId: string; score: Score; round: number; stats: PlayerStats[] };
 export type MatchCancelledPayload = { matchId: string; reason: MatchCancelReason };
 
+/**
+ * A slot of a match whose player never came onto the server, offered to queued players outside an
+ * accept phase (PRIVATE_SUBSTITUTE_OFFER). The first `substitute-accept` takes it.
+ */
+export type SubstituteOfferPayload = {
+  matchId: string;
+  map: MapInfo | null;
+  team: TeamKey;
+  teamName: string;
+  /** Open slots of the match (the first accept takes the first one). */
+  slots: number;
+  deadline: number;
+};
+/** The match's offer is over (taken, expired or the match ended): close it (PUBLIC_SUBSTITUTE_CLOSED). */
+export type SubstituteClosedPayload = { matchId: string };
+export const substituteAcceptSchema = z.object({ matchId: matchIdSchema });
+export type SubstituteAccept = z.infer<typeof substituteAcceptSchema>;
+
 declare module './socket' {
   interface ServerToClientEvents {
     MATCH_STATE: (payload: MatchState) => void;
@@ -139,11 +173,14 @@ declare module './socket' {
     MATCH_SERVER_AVAILABLE: (payload: MatchServerAvailablePayload) => void;
     MATCH_SCORE_UPDATE: (payload: MatchScoreUpdatePayload) => void;
     MATCH_CANCELLED: (payload: MatchCancelledPayload) => void;
+    PRIVATE_SUBSTITUTE_OFFER: (payload: SubstituteOfferPayload) => void;
+    PUBLIC_SUBSTITUTE_CLOSED: (payload: SubstituteClosedPayload) => void;
   }
   interface ClientToServerEvents {
     'join-match': (payload: MatchRoomPayload, ack?: (reply: unknown) => void) => void;
     'leave-match': (payload: MatchRoomPayload, ack?: (reply: unknown) => void) => void;
     'match-message': (payload: MatchMessage, ack?: (reply: unknown) => void) => void;
+    'substitute-accept': (payload: SubstituteAccept, ack?: (reply: unknown) => void) => void;
   }
 }
 

@@ -28,7 +28,16 @@ import { cancelMatchByAdmin, getMatchState } from '../matches/service';
 import { recordAudit } from '../moderation/audit';
 import { activeCooldown, cooldownHistory, liftCooldowns } from '../queue/cooldowns';
 
+/** The answers every admin route about a player may give besides its own. */
+const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const userParams = z.object({ id: idSchema });
+
 export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
+  const userOr404 = async (id: string) => {
+    const target = await findUserById(ctx.db, id);
+    if (!target) throw notFound();
+    return target;
+  };
   return async (app) => {
     app.patch(
       '/api/users/:id/role',
@@ -118,18 +127,12 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['admin'],
           summary: "Admin: a player's queue cooldowns, newest first",
           security: [{ bearer: [] }],
-          params: z.object({ id: idSchema }),
-          response: {
-            200: cooldownListSchema,
-            401: errorBodySchema,
-            403: errorBodySchema,
-            404: errorBodySchema,
-          },
+          params: userParams,
+          response: { 200: cooldownListSchema, ...refusals },
         },
       },
       async (request) => {
-        const target = await findUserById(ctx.db, request.params.id);
-        if (!target) throw notFound();
+        const target = await userOr404(request.params.id);
         const rows = await cooldownHistory(ctx.db, target.id);
         return {
           docs: rows.map((r) => ({
@@ -152,18 +155,12 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['admin'],
           summary: "Admin: lift a player's running queue cooldowns (they no longer count towards escalation)",
           security: [{ bearer: [] }],
-          params: z.object({ id: idSchema }),
-          response: {
-            200: cooldownLiftResponseSchema,
-            401: errorBodySchema,
-            403: errorBodySchema,
-            404: errorBodySchema,
-          },
+          params: userParams,
+          response: { 200: cooldownLiftResponseSchema, ...refusals },
         },
       },
       async (request) => {
-        const target = await findUserById(ctx.db, request.params.id);
-        if (!target) throw notFound();
+        const target = await userOr404(request.params.id);
         const adminId = currentUserId(request);
         const running = await activeCooldown(ctx, ctx.db, target.id);
         const lifted = await liftCooldowns(ctx, target.id, adminId);

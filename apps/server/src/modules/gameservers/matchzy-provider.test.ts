@@ -186,6 +186,9 @@ beforeAll(async () => {
     JOBS_POLL_MS: '0',
     MATCH_LIVE_TIMEOUT_MS: String(LIVE_TIMEOUT_MS),
     MATCH_STALE_TIMEOUT_MS: String(STALE_TIMEOUT_MS),
+    // These tests count the RCON commands of loads and releases; the connect window and its
+    // `status_json` polls have their own tests (substitutes-matchzy.test.ts).
+    MATCH_CONNECT_TIMEOUT_MS: '0',
   };
   t = await createTestApp({ clock, env });
   // The fake server reaches the app at PUBLIC_URL, as a real one would.

@@ -29,11 +29,14 @@
  * demo upload alone.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TeamKey } from '@openpug/shared';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
 import { cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import type { MatchRow, PlayerRow } from '../matches/state';
+import { startConnectWindow } from './connect-watch';
+import { parseCs2StatusJson } from './cs2-status';
 import { bookServer, deleteLease, leaseOfMatch, openLeases, releaseLease } from './leases';
 import { type Get5Status, get5StatusSchema, type MatchzyMatchConfig } from './matchzy';
 import type { Cs2Server } from './pool';
@@ -42,6 +45,7 @@ import {
   type AllocateRequest,
   type GameServerProvider,
   gameServerUrls,
+  type RosterPlayer,
 } from './provider';
 import { quoteArg, RconClient, withRcon } from './rcon';
 
@@ -222,7 +226,8 @@ export class MatchzyProvider implements GameServerProvider {
         this.ctx.db,
         async (tx2, after2) => {
           await jobs.cancel(tx2, after2, MATCHZY_LOAD_JOB, next);
-          if (outcome.kind === 'loaded') return;
+          // Loaded: the server is ready, the players' connect deadline starts.
+          if (outcome.kind === 'loaded') return startConnectWindow(this.ctx, tx2, after2, matchId);
           if (outcome.kind === 'unreachable' && attempt < LOAD_ATTEMPTS) {
             // Never reached: the match moves to the next free pool server, if there is one.
             const found = await loadMatch(tx2, matchId, true);
@@ -311,6 +316,52 @@ export class MatchzyProvider implements GameServerProvider {
     return reached
       ? { kind: 'refused', why: `MatchZy did not load the match: ${answer.trim().slice(0, 200)}` }
       : { kind: 'unreachable', why: 'the server did not answer after the load', beforeLoad: false };
+  }
+
+  /** The pool server that plays the match now (an open lease), if any. */
+  private async serverOf(matchId: string): Promise<Cs2Server | null> {
+    const lease = await leaseOfMatch(this.ctx.db, matchId);
+    return (lease?.releasedAt === null && this.servers.get(lease.server)) || null;
+  }
+
+  /**
+   * The players on the match's server: `status_json` (cs2-status.ts: CS2's `status` no longer lists
+   * SteamIDs); null when the server cannot be reached or answers something else.
+   */
+  async playersOnServer(matchId: string): Promise<string[] | null> {
+    const server = await this.serverOf(matchId);
+    if (!server) return null;
+    try {
+      return parseCs2StatusJson(await withRcon(this.rcon(server), (rcon) => rcon.command('status_json')));
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * A substitute replaces a no-show in MatchZy's roster (Teams.cs at ef289d5):
+   * `matchzy_removeplayer <steam64>` (Teams.cs:118-157; it also kicks the player if connected,
+   * :145-152) then `matchzy_addplayer <steam64> <team1|team2> "<name>"` (Teams.cs:72-116; three
+   * arguments, :86-90; "… added to <team> successfully!", :115). Both are refused during half-time
+   * and without a match set up (:77-85, :124-133) — a match waiting for its players is in warm-up.
+   * Caveat of 0.8.15: RemovePlayerFromTeam (:180-199) returns after the first roster it looks at
+   * (team1), so a team2 no-show stays in MatchZy's team2 list (the command still kicks them): the
+   * substitute is added all the same.
+   */
+  async swapPlayer(matchId: string, out: RosterPlayer, sub: RosterPlayer, team: TeamKey): Promise<void> {
+    const server = await this.serverOf(matchId);
+    if (!server) throw new GameServerUnavailableError(`no open lease for match ${matchId}`);
+    if (!sub.steamId) throw new GameServerUnavailableError('the substitute has no SteamID64');
+    // The console has no escape for quotes: MatchZy shows the name, it does not match on it.
+    const name = sub.name.replace(/["\r\n\0]/g, "'");
+    await withRcon(this.rcon(server), async (rcon) => {
+      if (out.steamId) await rcon.command(`matchzy_removeplayer ${out.steamId}`);
+      const answer = await rcon.command(
+        `matchzy_addplayer ${sub.steamId} ${team === 'teamOne' ? 'team1' : 'team2'} ${quoteArg(name)}`,
+      );
+      if (!/successfully/.test(answer))
+        throw new GameServerUnavailableError(`matchzy_addplayer: ${answer.trim().slice(0, 200)}`);
+    });
   }
 
   async release(matchId: string): Promise<void> {

@@ -5,7 +5,7 @@
  * POSTing to `eventsUrl` with `Authorization: Bearer <secret>` (real CS2 + MatchZy) or, for the
  * embedded simulator, through the same ingestion function in-process.
  */
-import type { MapInfo } from '@openpug/shared';
+import type { MapInfo, TeamKey } from '@openpug/shared';
 import type { Db } from '../../db/client';
 import type { After } from '../../jobs';
 
@@ -53,4 +53,15 @@ export interface GameServerProvider {
   allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer>;
   /** The match is over (finished or cancelled): end it on the server if still running, free the server. */
   release(matchId: string): Promise<void>;
+  /**
+   * Who is on the match's server now, by roster key (SteamID64; the simulator's players without
+   * one by user id); null when the server cannot tell right now. Never inside a transaction: it
+   * may be a network call. A provider without it never starts the connect window.
+   */
+  playersOnServer?(matchId: string): Promise<string[] | null>;
+  /**
+   * A substitute takes a no-show's slot on the match's server (after commit, before the match is
+   * live). Throws when the server refused or could not be reached.
+   */
+  swapPlayer?(matchId: string, out: RosterPlayer, sub: RosterPlayer, team: TeamKey): Promise<void>;
 }

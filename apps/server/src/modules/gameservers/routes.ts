@@ -17,6 +17,7 @@ import { notFound, unauthorized } from '../../lib/errors';
 import { bearerToken } from '../auth/guard';
 import { matches } from '../matches/schema';
 import { ALLOCATE_JOB, cancelMatchTx, loadMatch, setServer } from '../matches/service';
+import { CONNECT_POLL_JOB, connectPoll } from './connect-watch';
 import { ingestEvent } from './ingest';
 import { leaseOfMatch } from './leases';
 import { matchzyMatchConfigSchema } from './matchzy';
@@ -101,6 +102,17 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
     // A match that is over, however it ended (result, failed allocation, live timeout, an admin),
     // gives its server back.
     ctx.bus.on('match.ended', ({ matchId }) => providerOf(ctx).release(matchId));
+    // Who is on the server while the match waits for its players; a substitute joins its roster.
+    jobs.handle(CONNECT_POLL_JOB, (job, tx, after) =>
+      connectPoll(ctx, providerOf(ctx), tx, after, splitIndexedKey(job.key)[0]),
+    );
+    ctx.bus.on('match.substituted', async ({ matchId, team, out, sub }) => {
+      try {
+        await providerOf(ctx).swapPlayer?.(matchId, out, sub, team);
+      } catch (err) {
+        logOf(ctx).error({ err, matchId, sub: sub.userId }, 'the game server did not take the substitute');
+      }
+    });
     jobs.handle(SIM_JOB, async (job, tx, after) => {
       await simStep(ctx, tx, after, ...splitIndexedKey(job.key));
     });

@@ -4,16 +4,26 @@
  * step is a persisted job (`gameserver.sim`, key `<matchId>:<step>`), so a restart continues the
  * game where it stopped. Rounds are generated from a seed of (match id, round) and fed to the
  * same ingestion path as real MatchZy events.
+ *
+ * Like a real server, it is ready at once and its players come onto it: each rostered player (and
+ * a substitute) SIM_CONNECT_MS after that, unless a test keeps them away (`stayAway`). It answers
+ * the connect poll with them, and — while the connect window is on (MATCH_CONNECT_TIMEOUT_MS) —
+ * goes live only once the stored presence has every rostered player, as MatchZy starts only when
+ * both teams are ready. Who connects when is kept in memory: after a restart everyone is there.
  */
 
+import type { TeamKey } from '@openpug/shared';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, jobsOf } from '../../jobs';
+import { rosterKey } from '../matches/presence';
 import { loadMatch } from '../matches/service';
 import type { PlayerRow } from '../matches/state';
+import { everyoneOnServer } from '../matches/substitutes';
+import { startConnectWindow } from './connect-watch';
 import { applyGameEvent } from './ingest';
 import type { MatchzyRoundEnd } from './matchzy';
-import type { AllocatedServer, AllocateRequest, GameServerProvider } from './provider';
+import type { AllocatedServer, AllocateRequest, GameServerProvider, RosterPlayer } from './provider';
 
 export const SIM_JOB = 'gameserver.sim';
 
@@ -85,9 +95,57 @@ export function simulateRound(
 
 export class SimulatorProvider implements GameServerProvider {
   readonly name = 'simulator';
+  /** Per match: when each roster key comes onto the server. */
+  private readonly arrivals = new Map<string, Map<string, number>>();
+  /** Roster keys (SteamID64, else user id) that never come (tests: a no-show). */
+  private readonly away = new Set<string>();
   constructor(private readonly ctx: AppContext) {}
 
+  /** Tests: this player (roster key) does not come onto any simulated server until `arrive`. */
+  stayAway(key: string): void {
+    this.away.add(key);
+  }
+
+  /** Tests: a player kept away comes onto the server now. */
+  arrive(key: string): void {
+    this.away.delete(key);
+    for (const arrivals of this.arrivals.values())
+      if (arrivals.has(key)) arrivals.set(key, this.ctx.clock.now());
+  }
+
+  private arriving(matchId: string): Map<string, number> {
+    let arrivals = this.arrivals.get(matchId);
+    if (!arrivals) {
+      arrivals = new Map();
+      this.arrivals.set(matchId, arrivals);
+    }
+    return arrivals;
+  }
+
+  async playersOnServer(matchId: string): Promise<string[] | null> {
+    const arrivals = this.arrivals.get(matchId);
+    const now = this.ctx.clock.now();
+    if (!arrivals) {
+      // Not allocated by this process (a restart): whoever is on the roster is there.
+      const found = await loadMatch(this.ctx.db, matchId);
+      if (!found) return null;
+      return found.players.filter((p) => p.team !== null && !this.away.has(rosterKey(p))).map(rosterKey);
+    }
+    return [...arrivals].filter(([key, at]) => at <= now && !this.away.has(key)).map(([key]) => key);
+  }
+
+  async swapPlayer(matchId: string, out: RosterPlayer, sub: RosterPlayer, _team: TeamKey): Promise<void> {
+    const arrivals = this.arriving(matchId);
+    arrivals.delete(out.steamId ?? out.userId);
+    arrivals.set(sub.steamId ?? sub.userId, this.ctx.clock.now() + this.ctx.config.SIM_CONNECT_MS);
+  }
+
   async allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer> {
+    const arrivals = this.arriving(req.matchId);
+    const at = this.ctx.clock.now() + this.ctx.config.SIM_CONNECT_MS;
+    for (const p of [...req.teams.teamOne.players, ...req.teams.teamTwo.players])
+      arrivals.set(p.steamId ?? p.userId, at);
+    await startConnectWindow(this.ctx, tx, after, req.matchId);
     const host = new URL(this.ctx.config.PUBLIC_URL).hostname;
     const port = 27015 + (hashSeed(req.matchId) % 500) * 10;
     await jobsOf(this.ctx).schedule(
@@ -100,10 +158,12 @@ export class SimulatorProvider implements GameServerProvider {
     return { connect: `${host}:${port}`, gotv: `${host}:${port + 5}` };
   }
 
-  async release(): Promise<void> {}
+  async release(matchId: string): Promise<void> {
+    this.arrivals.delete(matchId);
+  }
 }
 
-const keyOf = (p: PlayerRow) => p.steamId ?? p.userId;
+const keyOf = rosterKey;
 
 /** One simulator step: going_live first, then a round per step, then map_result and series_end. */
 export async function simStep(
@@ -116,8 +176,10 @@ export async function simStep(
   const found = await loadMatch(tx, matchId, true);
   if (found?.match.status !== 'active') return;
   const { match, players } = found;
-  if (step === 0 || match.liveAt === null) {
-    await applyGameEvent(ctx, tx, after, matchId, { event: 'going_live', matchid: matchId, map_number: 0 });
+  if (match.liveAt === null) {
+    // Like MatchZy, the game starts only with both teams complete on the server.
+    if (ctx.config.MATCH_CONNECT_TIMEOUT_MS === 0 || (await everyoneOnServer(tx, matchId, players)))
+      await applyGameEvent(ctx, tx, after, matchId, { event: 'going_live', matchid: matchId, map_number: 0 });
   } else {
     const round = match.round + 1;
     const one = players.filter((p) => p.team === 'teamOne');

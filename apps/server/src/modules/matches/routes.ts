@@ -14,14 +14,16 @@ import {
   matchStateSchema,
   matchSummarySchema,
   pagedSchema,
+  substituteAcceptSchema,
   userMatchSchema,
 } from '@openpug/shared';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { jobsOf, splitIndexedKey } from '../../jobs';
+import { jobsOf, logOf, splitIndexedKey } from '../../jobs';
 import { unauthorized } from '../../lib/errors';
+import { presenceOf } from './presence';
 import { matches, matchPlayers } from './schema';
 import {
   BAN_JOB,
@@ -39,6 +41,14 @@ import {
   staleTimedOut,
 } from './service';
 import { buildSummary, type PlayerRow } from './state';
+import {
+  CONNECT_JOB,
+  connectTimedOut,
+  offerRunningSlots,
+  SUBSTITUTE_JOB,
+  substituteTimedOut,
+  takeSubstituteSlot,
+} from './substitutes';
 
 /** The list filter: `live` is every running status (playerveto, mapveto, active). */
 function statusFilter(status: MatchListQuery['status']): SQL | undefined {
@@ -65,6 +75,24 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     jobs.handle(BAN_JOB, (job, tx, after) => banTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)));
     jobs.handle(LIVE_JOB, (job, tx, after) => liveTimedOut(ctx, tx, after, job.key));
     jobs.handle(STALE_JOB, (job, tx, after) => staleTimedOut(ctx, tx, after, job.key));
+    jobs.handle(CONNECT_JOB, (job, tx, after) =>
+      connectTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)),
+    );
+    jobs.handle(SUBSTITUTE_JOB, (job, tx, after) =>
+      substituteTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)),
+    );
+    // A player who queues while a substitute offer runs gets it too (in the background).
+    ctx.bus.on('status.patch', ({ userId, patch }) => {
+      if (patch.inQueue === true)
+        void offerRunningSlots(ctx, userId).catch((err) =>
+          logOf(ctx).error({ err, userId }, 'substitute offers to a new queue player failed'),
+        );
+    });
+    // A match with an open offer that ends however it ends closes the offer everywhere.
+    ctx.bus.on('match.ended', async ({ matchId }) => {
+      if ((await presenceOf(ctx.db, matchId)).noShows.size > 0)
+        ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId });
+    });
     app.addHook('onReady', () => jobs.start());
     app.addHook('preClose', () => jobs.stop());
 
@@ -113,6 +141,10 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
         }
       },
       { auth: false },
+    );
+
+    ctx.realtime.on('substitute-accept', substituteAcceptSchema, (socket, { matchId }) =>
+      takeSubstituteSlot(ctx, socket.data.userId as string, matchId),
     );
 
     // ---- REST ----

@@ -31,8 +31,15 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { adjustElo, findUserById, findUserIdsByRole, findUsersByIds, ranksOfUsers } from '../accounts/service';
+import {
+  adjustElo,
+  findUserById,
+  findUserIdsByRole,
+  findUsersByIds,
+  ranksOfUsers,
+} from '../accounts/service';
 import { eloDelta, eloRulesFromConfig } from '../rating/elo';
+import { connectStateOf } from './presence';
 import { autoPick, banTurn, chooseCaptains, DEFAULT_MAP_POOL, pickTurn, remainingMaps } from './rules';
 import { maps, matches, matchPlayers, matchRounds, type RoundPlayerStats } from './schema';
 import { buildState, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
@@ -101,7 +108,8 @@ export async function getMatchState(
   const found = await loadMatch(ctx.db, matchId);
   if (!found) throw notFound();
   const participant = !!viewerId && found.players.some((p) => p.userId === viewerId && p.team !== null);
-  return buildState(found.match, found.players, participant);
+  const connect = await connectStateOf(ctx, ctx.db, found.match, found.players);
+  return buildState(found.match, found.players, participant, connect);
 }
 
 /** The map pool for a new match: MATCH_MAP_POOL if set, else the active stored maps. */
@@ -132,8 +140,9 @@ export async function publishState(ctx: AppContext, matchId: string): Promise<vo
   const members = new Set(found.players.filter((p) => p.team !== null).map((p) => p.userId));
   const sockets = await ctx.realtime.io.in(matchRoom(matchId)).fetchSockets();
   if (sockets.length === 0) return;
-  const full = buildState(found.match, found.players, true);
-  const open = buildState(found.match, found.players, false);
+  const connect = await connectStateOf(ctx, ctx.db, found.match, found.players);
+  const full = buildState(found.match, found.players, true, connect);
+  const open = buildState(found.match, found.players, false, connect);
   for (const s of sockets) s.emit('MATCH_STATE', s.data.userId && members.has(s.data.userId) ? full : open);
 }
 
@@ -668,7 +677,10 @@ export async function finishMatch(
   // Each player's own profile follows the result (Elo and rank on their card), as after any other
   // change of their Profile fields.
   after.add(async () => {
-    const ranks = await ranksOfUsers(ctx.db, results.map((r) => r.userId));
+    const ranks = await ranksOfUsers(
+      ctx.db,
+      results.map((r) => r.userId),
+    );
     for (const r of results)
       ctx.realtime.toUser(r.userId, 'privateUserUpdate', {
         stats: { elo: r.newElo },

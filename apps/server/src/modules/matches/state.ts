@@ -1,5 +1,12 @@
 /** Builds MATCH_STATE (ARCHITECTURE "Match state shape") and list summaries from stored rows. */
-import type { MatchPlayer, MatchState, MatchSummary, PlayerStats, TeamKey } from '@openpug/shared';
+import type {
+  MatchConnect,
+  MatchPlayer,
+  MatchState,
+  MatchSummary,
+  PlayerStats,
+  TeamKey,
+} from '@openpug/shared';
 import type { matches, matchPlayers } from './schema';
 
 export type MatchRow = typeof matches.$inferSelect;
@@ -43,8 +50,16 @@ export function toStats(players: readonly PlayerRow[]): PlayerStats[] {
     .sort((a, b) => b.kills - a.kills || a.deaths - b.deaths);
 }
 
-/** `participant` decides whether `server.connect` is included (spectators get only GOTV). */
-export function buildState(m: MatchRow, players: readonly PlayerRow[], participant: boolean): MatchState {
+/**
+ * `participant` decides whether `server.connect` is included (spectators get only GOTV); `connect`
+ * is who is on the game server while the match waits for its players (presence.ts).
+ */
+export function buildState(
+  m: MatchRow,
+  players: readonly PlayerRow[],
+  participant: boolean,
+  connect: MatchConnect | null = null,
+): MatchState {
   return {
     _id: m.id,
     status: m.status,
@@ -56,7 +71,8 @@ export function buildState(m: MatchRow, players: readonly PlayerRow[], participa
       .sort((a, b) => b.elo - a.elo)
       .map(toPlayer),
     turn: m.turn,
-    deadline: m.deadline,
+    // An active match's stored deadline is the connect / substitute one: it is `connect.deadline`.
+    deadline: m.status === 'active' ? null : m.deadline,
     mapVeto: { pool: m.mapPool, bans: m.bans },
     map: m.mapKey ? { key: m.mapKey, name: m.mapName ?? m.mapKey } : null,
     server: m.serverGotv
@@ -66,6 +82,7 @@ export function buildState(m: MatchRow, players: readonly PlayerRow[], participa
     stats: toStats(players),
     winner: m.winner,
     cancelReason: m.cancelReason,
+    connect,
   };
 }
 

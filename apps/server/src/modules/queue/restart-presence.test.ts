@@ -33,13 +33,11 @@ describe('presence and queue after a crash', () => {
     const now = Date.now();
     for (const [i, p] of players.entries()) {
       await database.db.insert(queueEntries).values({ userId: p.id, joinedAt: now - 1000 + i });
-      await database.db
-        .insert(userStatus)
-        .values({
-          userId: p.id,
-          status: { ...offlineStatus(), online: true, inQueue: true },
-          updatedAt: new Date(),
-        });
+      await database.db.insert(userStatus).values({
+        userId: p.id,
+        status: { ...offlineStatus(), online: true, inQueue: true },
+        updatedAt: new Date(),
+      });
     }
     await seed.app.close();
 

@@ -219,6 +219,17 @@ export async function removeBannedFromQueue(ctx: AppContext, tx: Db, after: Afte
   return true;
 }
 
+/** The caller's queue entry and the open accept phase it is in; refused with a key otherwise. */
+async function ownOpenPhase(tx: Db, userId: string) {
+  const [entry] = await tx.select().from(queueEntries).where(eq(queueEntries.userId, userId));
+  if (!entry) throw conflict('NOT_IN_QUEUE');
+  const [phase] = entry.phaseId
+    ? await tx.select().from(acceptPhases).where(eq(acceptPhases.id, entry.phaseId))
+    : [];
+  if (phase?.status !== 'open') throw conflict('NO_ACCEPT_PHASE');
+  return { entry, phase };
+}
+
 /** Accepts the running accept phase. Accepting twice changes nothing. */
 export async function readyQueue(
   ctx: AppContext,
@@ -228,12 +239,8 @@ export async function readyQueue(
     ctx.db,
     async (tx, after) => {
       await lockQueue(tx);
-      const [entry] = await tx.select().from(queueEntries).where(eq(queueEntries.userId, userId));
-      if (!entry) throw conflict('NOT_IN_QUEUE');
-      if (!entry.phaseId) throw conflict('NO_ACCEPT_PHASE');
-      const phaseId = entry.phaseId;
-      const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
-      if (phase?.status !== 'open') throw conflict('NO_ACCEPT_PHASE');
+      const { entry, phase } = await ownOpenPhase(tx, userId);
+      const phaseId = phase.id;
       if (entry.accepted) return { inQueue: true, count: await queueCount(tx) };
       await tx.update(queueEntries).set({ accepted: true }).where(eq(queueEntries.userId, userId));
       const players = await phasePlayers(tx, phase.playerIds, phaseId);
@@ -283,12 +290,7 @@ export async function declineQueue(
     ctx.db,
     async (tx, after) => {
       await lockQueue(tx);
-      const [entry] = await tx.select().from(queueEntries).where(eq(queueEntries.userId, userId));
-      if (!entry) throw conflict('NOT_IN_QUEUE');
-      const [phase] = entry.phaseId
-        ? await tx.select().from(acceptPhases).where(eq(acceptPhases.id, entry.phaseId))
-        : [];
-      if (phase?.status !== 'open') throw conflict('NO_ACCEPT_PHASE');
+      const { phase } = await ownOpenPhase(tx, userId);
       await tx.delete(queueEntries).where(eq(queueEntries.userId, userId));
       const rest = phase.playerIds.filter((id) => id !== userId);
       await tx

@@ -15,6 +15,9 @@ const MatchResultDialog = lazyFeature(() =>
 );
 const QrDialog = lazyFeature(() => import('../../features/qr/QrDialog').then((m) => m.QrDialog));
 const DropToast = lazyFeature(() => import('../../features/competition/DropToast').then((m) => m.DropToast));
+const SubstituteOfferDialog = lazyFeature(() =>
+  import('../../features/substitutes/SubstituteOfferDialog').then((m) => m.SubstituteOfferDialog),
+);
 const ChatRuntime = lazyFeature(() => import('../../features/chat/ChatRuntime').then((m) => m.ChatRuntime));
 
 export function LazyFriendsSidebar() {
@@ -32,6 +35,7 @@ export function LoggedInOverlays({ onChatRoute }: { onChatRoute: boolean }) {
       <Suspense fallback={null}>
         {!onChatRoute && <QueueWidget />}
         {!onChatRoute && <MatchResultDialog />}
+        <SubstituteOfferDialog />
         <QrDialog />
         <ChatRuntime onChatRoute={onChatRoute} />
       </Suspense>

@@ -16,7 +16,7 @@ type Reply = { ok: true; data: unknown } | { ok: false; msg: string };
 
 export function emitWithAck<T>(
   socket: AppSocket | null,
-  event: 'queue-message' | 'join-match' | 'leave-match' | 'match-message',
+  event: 'queue-message' | 'join-match' | 'leave-match' | 'match-message' | 'substitute-accept',
   payload: Parameters<ClientToServerEvents[typeof event]>[0],
   { silent = false, timeoutMs = 10_000 }: { silent?: boolean; timeoutMs?: number } = {},
 ): Promise<T> {

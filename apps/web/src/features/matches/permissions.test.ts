@@ -31,6 +31,7 @@ function state(over: Partial<MatchState> = {}): MatchState {
     stats: [],
     winner: null,
     cancelReason: null,
+    connect: null,
     ...over,
   };
 }

@@ -21,6 +21,7 @@ import { useMatchRoom } from '../../features/matches/room';
 import { useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { AdminCancelButton } from './AdminCancelButton';
+import { ConnectPanel } from './ConnectPanel';
 import { HelpButton, MapPanel, Scoreboard, ServerBox } from './Live';
 import { MapVeto, PickPool, TeamColumn, TurnBanner } from './Lobby';
 import { MatchHeader, TEAM_COLOURS } from './MatchHeader';
@@ -164,6 +165,7 @@ function Room({ matchId }: { matchId: string }) {
                 <TurnBanner state={state} myId={myId} />
               )}
               {state.status === 'finished' && <Result state={state} />}
+              {state.connect && <ConnectPanel state={state} />}
               {state.status === 'mapveto' && (
                 <Panel title={t('match.mapVeto')}>
                   <MapVeto

@@ -11,7 +11,10 @@
  * MatchZy state: `get5_status` as G5API.cs builds it (nulls while no match is set up),
  * `matchzy_loadmatch_url` (fetch with the given header, validation, settings replaced by the
  * config, a `changelevel` when the server is on another map, during which the server does not
- * answer), `get5_endmatch` (refused in practice mode), the remote-log cvars. The game is driven by
+ * answer), `get5_endmatch` (refused in practice mode), the remote-log cvars,
+ * `matchzy_addplayer` / `matchzy_removeplayer` (Teams.cs, including removeplayer's team1-only
+ * lookup), and CS2's own `status_json` listing who is connected (see cs2-status.ts for the
+ * format and its sources). Players come and go with `connect` / `disconnect`. The game is driven by
  * the test: `goLive`, `playRound`, `endMap` build the events exactly as MatchZy does and queue them
  * in `outbox`; `deliver` posts them to the remote log URL in the order and as often as the test
  * says (MatchZy posts each from its own Task.Run: unordered, and a retried request can repeat).
@@ -209,12 +212,91 @@ export class FakeMatchzyServer {
 
   // ---------------------------------------------------------------- the game, as MatchZy reports it
 
-  /** A player of the loaded config connects (joins MatchZy's playerData). */
-  connect(steamId: string): void {
+  /**
+   * A player connects (joins MatchZy's playerData). With a match set up, one on neither team is
+   * kicked at once (EventHandlers.cs:26-35); false then.
+   */
+  connect(steamId: string): boolean {
+    if (this.isMatchSetup && !(['team1', 'team2'] as const).some((t) => steamId in this.roster(t)))
+      return false;
     this.connected.add(steamId);
     if (!this.lines.has(steamId))
       this.lines.set(steamId, { kills: 0, deaths: 0, assists: 0, damage: 0, headshot_kills: 0 });
+    return true;
   }
+
+  /** A player leaves the server (CS2 drops them from status_json; MatchZy from playerData). */
+  disconnect(steamId: string): void {
+    this.connected.delete(steamId);
+  }
+
+  /**
+   * CS2's `status_json` (the shape of a real CS2 1.41.2.8 answer, cs2-status.ts): `server.clients`
+   * with the GOTV bot, a slot still connecting (`steamid64` "0", `[I:0:0]`, no name) and each
+   * connected player as `{steamid64, steamid: "[U:1:<account id>]", bot: false, name}`.
+   */
+  statusJson(): string {
+    const names = { ...this.roster('team1'), ...this.roster('team2') };
+    const clients = [
+      { steamid64: '90071996842377218', steamid: '[A:1:2:1]', bot: true, name: 'SourceTV' },
+      { steamid64: '0', steamid: '[I:0:0]', bot: false, name: '' },
+      ...[...this.connected].map((id) => ({
+        steamid64: id,
+        steamid: `[U:1:${BigInt(id) - 76561197960265728n}]`,
+        bot: false,
+        name: names[id] ?? 'player',
+      })),
+    ];
+    return `${JSON.stringify(
+      {
+        process_uptime: 2718,
+        build_version: 2000696,
+        server: {
+          hibernating: false,
+          clients_bot: 1,
+          clients_human: this.connected.size,
+          clients_proxies: 0,
+          map: this.map,
+          udp_port: 27015,
+          clients,
+          steam_loggedon: true,
+        },
+      },
+      null,
+      '\t',
+    )}\n`;
+  }
+
+  /** Teams.cs:72-116 OnAddPlayerCommand / :159-178 AddPlayerToTeam. */
+  private addPlayer(args: string[]): string {
+    if (!this.isMatchSetup) return 'No match is setup!\n';
+    if (args.length < 2) return 'Usage: matchzy_addplayer <steam64> <team> "<name>"\n'; // ArgCount < 3
+    const [steamId, team, name = ''] = args;
+    if (!['team1', 'team2', 'spec'].includes(team))
+      return 'Unknown team: must be one of team1, team2, spec\n';
+    if ((['team1', 'team2'] as const).some((t) => steamId in this.roster(t)))
+      return `Failed to add player ${name} to ${team}. They may already be on a team or you provided an invalid Steam ID.\n`;
+    if (team !== 'spec') this.roster(team as TeamNo)[steamId] = name;
+    return `Player ${name} added to ${team} successfully!\n`;
+  }
+
+  /**
+   * Teams.cs:118-157 OnRemovePlayerCommand / :180-199 RemovePlayerFromTeam: the loop returns after
+   * the first roster it looks at (team1, a JObject), whether the player was in it or not — a team2
+   * player stays in team2. The player is kicked if connected either way (:145-152).
+   */
+  private removePlayer(args: string[]): string {
+    if (!this.isMatchSetup) return 'No match is setup!\n';
+    const steamId = args[0] ?? '';
+    if (!/^\d+$/.test(steamId)) return 'Invalid Steam64\n';
+    delete this.roster('team1')[steamId];
+    this.removeCalls.push(steamId);
+    this.connected.delete(steamId); // KickPlayer
+    return `Successfully removed player ${steamId}\n`;
+  }
+
+  /** SteamID64s given to matchzy_removeplayer. */
+  readonly removeCalls: string[] = [];
 
   /** SteamID64s of a team in the loaded config. */
   steamIds(team: TeamNo): string[] {
@@ -222,10 +304,9 @@ export class FakeMatchzyServer {
   }
 
   private roster(team: TeamNo): Record<string, string> {
-    return ((this.config?.[team] as { players?: Record<string, string> })?.players ?? {}) as Record<
-      string,
-      string
-    >;
+    const t = this.config?.[team] as { players?: Record<string, string> } | undefined;
+    if (t && !t.players) t.players = {};
+    return (t?.players ?? {}) as Record<string, string>;
   }
 
   /**
@@ -478,6 +559,14 @@ export class FakeMatchzyServer {
         return this.cvarlistText;
       case 'get5_status':
         return `${JSON.stringify(this.status())}\n`;
+      case 'status_json':
+        return this.statusJson();
+      case 'matchzy_addplayer':
+      case 'get5_addplayer':
+        return this.addPlayer(args);
+      case 'matchzy_removeplayer':
+      case 'get5_removeplayer':
+        return this.removePlayer(args);
       case 'matchzy_remote_log_url':
       case 'get5_remote_log_url': // RemoteLogConfig.cs:9-23
         if (args.length > 0) this.remoteLog.url = args[0];

@@ -1,0 +1,329 @@
+/**
+ * The connect deadline and substitutes. Once a match's game server is ready (the MatchZy load is
+ * confirmed, the simulator's server is up), every rostered player has MATCH_CONNECT_TIMEOUT_MS to
+ * be on it (job `match.connect`); who is on it comes from the game server itself, polled by the
+ * gameservers module (connect-watch.ts) and stored by `recordPresence`. At the deadline each
+ * rostered player who is not on the server is a no-show: a `leave` offence (queue cooldown) and
+ * their slot is offered to the queued players outside an accept phase (PRIVATE_SUBSTITUTE_OFFER,
+ * also to players who queue while it runs) for SUBSTITUTE_OFFER_TIMEOUT_MS (job
+ * `match.substitute`). The first `substitute-accept` takes a slot — under the queue lock and the
+ * match row lock, so of two racing players exactly one wins and the other is refused
+ * SUBSTITUTE_TAKEN — leaves the queue, replaces the no-show in the roster and on the game server
+ * (bus `match.substituted`). Once every slot is filled the substitutes get their own connect
+ * deadline; an offer nobody takes in time cancels the match with NO_SHOW (no Elo change, the
+ * players are free again, the server is freed).
+ */
+import type { TeamKey, UserStatusPatch } from '@openpug/shared';
+import { and, eq, inArray, isNull, like } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { conflict, notFound } from '../../lib/errors';
+import { findUserById } from '../accounts/service';
+import { recordOffence } from '../queue/cooldowns';
+import { freeQueuedUserIds, takeFromQueue } from '../queue/service';
+import { CONNECTED_KEY, NO_SHOW_KEY, presenceOf, rosterKey, waitsForPlayers } from './presence';
+import { matchEvents, matches, matchPlayers } from './schema';
+import { cancelMatchTx, LIVE_JOB, loadMatch, publishState } from './service';
+import type { MatchRow, PlayerRow } from './state';
+
+/** Deadline for every rostered player to be on the game server (key `<matchId>:<deadline>`). */
+export const CONNECT_JOB = 'match.connect';
+/** Deadline of a no-show's substitute offer (key `<matchId>:<deadline>`). */
+export const SUBSTITUTE_JOB = 'match.substitute';
+
+export interface SwappedPlayer {
+  userId: string;
+  steamId: string | null;
+  name: string;
+}
+
+declare module '../../events' {
+  interface DomainEvents {
+    /** A substitute took a no-show's slot (after commit): the game server's roster follows. */
+    'match.substituted': { matchId: string; team: TeamKey; out: SwappedPlayer; sub: SwappedPlayer };
+  }
+}
+
+const rostered = (players: readonly PlayerRow[]) => players.filter((p) => p.team !== null);
+
+/** Open slots: no-shows still on the roster, team one first, then in pick order. */
+function openSlots(players: readonly PlayerRow[], noShows: ReadonlySet<string>): PlayerRow[] {
+  return rostered(players)
+    .filter((p) => noShows.has(p.userId))
+    .sort((a, b) => (a.team === b.team ? (a.pickNo ?? 0) - (b.pickNo ?? 0) : a.team === 'teamOne' ? -1 : 1));
+}
+
+/**
+ * The game server is ready (or the last open slot was filled): the rostered players have
+ * MATCH_CONNECT_TIMEOUT_MS from now to be on it. Null when the window is off.
+ */
+export async function armConnectDeadline(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+): Promise<number | null> {
+  if (ctx.config.MATCH_CONNECT_TIMEOUT_MS === 0) return null;
+  const deadline = ctx.clock.now() + ctx.config.MATCH_CONNECT_TIMEOUT_MS;
+  const rows = await tx
+    .update(matches)
+    .set({ deadline })
+    .where(and(eq(matches.id, matchId), eq(matches.status, 'active'), isNull(matches.liveAt)))
+    .returning({ id: matches.id });
+  if (rows.length === 0) return null;
+  await jobsOf(ctx).schedule(tx, after, CONNECT_JOB, `${matchId}:${deadline}`, deadline);
+  after.add(() => publishState(ctx, matchId));
+  return deadline;
+}
+
+/**
+ * What the game server reported (roster keys on it): the presence rows follow. Returns whether
+ * the match still waits for its players (the poll goes on) — false once live or over.
+ */
+export async function recordPresence(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+  keys: readonly string[],
+): Promise<boolean> {
+  const found = await loadMatch(tx, matchId, true);
+  if (!found || !waitsForPlayers(ctx, found.match)) return false;
+  const on = new Set(keys);
+  const { onServer } = await presenceOf(tx, matchId);
+  const now = new Set(
+    rostered(found.players)
+      .filter((p) => on.has(rosterKey(p)))
+      .map((p) => p.userId),
+  );
+  const joined = [...now].filter((id) => !onServer.has(id));
+  const gone = [...onServer].filter((id) => !now.has(id));
+  if (joined.length > 0)
+    await tx
+      .insert(matchEvents)
+      .values(
+        joined.map((id) => ({ matchId, eventKey: `${CONNECTED_KEY}${id}`, receivedAt: ctx.clock.now() })),
+      )
+      .onConflictDoNothing();
+  if (gone.length > 0)
+    await tx.delete(matchEvents).where(
+      and(
+        eq(matchEvents.matchId, matchId),
+        inArray(
+          matchEvents.eventKey,
+          gone.map((id) => `${CONNECTED_KEY}${id}`),
+        ),
+      ),
+    );
+  if (joined.length > 0 || gone.length > 0) after.add(() => publishState(ctx, matchId));
+  return true;
+}
+
+/** Whether every rostered player is on the server and no slot is open (the simulator then goes live). */
+export async function everyoneOnServer(
+  db: Db,
+  matchId: string,
+  players: readonly PlayerRow[],
+): Promise<boolean> {
+  const { onServer, noShows } = await presenceOf(db, matchId);
+  return rostered(players).every((p) => onServer.has(p.userId) && !noShows.has(p.userId));
+}
+
+/**
+ * The connect deadline (`match.connect`): every rostered player not on the server is a no-show —
+ * a `leave` offence — and their slots are offered to the queue. Everyone there: the deadline is off
+ * and the server takes it from here (ready-up, going live).
+ */
+export async function connectTimedOut(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+  deadline: number,
+): Promise<void> {
+  const found = await loadMatch(tx, matchId, true);
+  if (!found || !waitsForPlayers(ctx, found.match) || found.match.deadline !== deadline) return; // stale
+  const { onServer, noShows } = await presenceOf(tx, matchId);
+  const missing = rostered(found.players).filter((p) => !onServer.has(p.userId) && !noShows.has(p.userId));
+  if (missing.length === 0) {
+    await tx.update(matches).set({ deadline: null }).where(eq(matches.id, matchId));
+    after.add(() => publishState(ctx, matchId));
+    return;
+  }
+  for (const p of missing) {
+    await recordOffence(ctx, tx, after, p.userId, 'leave');
+    await tx
+      .insert(matchEvents)
+      .values({ matchId, eventKey: `${NO_SHOW_KEY}${p.userId}`, receivedAt: ctx.clock.now() })
+      .onConflictDoNothing();
+    noShows.add(p.userId);
+  }
+  if (ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS === 0) {
+    await cancelMatchTx(ctx, tx, after, matchId, 'NO_SHOW');
+    return;
+  }
+  const offerDeadline = ctx.clock.now() + ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS;
+  await tx.update(matches).set({ deadline: offerDeadline }).where(eq(matches.id, matchId));
+  await jobsOf(ctx).schedule(tx, after, SUBSTITUTE_JOB, `${matchId}:${offerDeadline}`, offerDeadline);
+  const match = { ...found.match, deadline: offerDeadline };
+  const inMatch = new Set(found.players.map((p) => p.userId));
+  const recipients = (await freeQueuedUserIds(tx)).filter((id) => !inMatch.has(id));
+  offerTo(ctx, after, recipients, match, openSlots(found.players, noShows));
+  after.add(() => publishState(ctx, matchId));
+}
+
+function offerTo(
+  ctx: AppContext,
+  after: After,
+  userIds: readonly string[],
+  match: MatchRow,
+  slots: readonly PlayerRow[],
+) {
+  const first = slots[0];
+  if (!first?.team || match.deadline === null || userIds.length === 0) return;
+  const payload = {
+    matchId: match.id,
+    map: match.mapKey ? { key: match.mapKey, name: match.mapName ?? match.mapKey } : null,
+    team: first.team,
+    teamName: first.team === 'teamOne' ? match.teamOneName : match.teamTwoName,
+    slots: slots.length,
+    deadline: match.deadline,
+  };
+  after.add(() => {
+    for (const uid of userIds) ctx.realtime.toUser(uid, 'PRIVATE_SUBSTITUTE_OFFER', payload);
+  });
+}
+
+/**
+ * A player joined the queue: the offers running now reach them too (a queue that was empty at the
+ * deadline may fill before the offer ends).
+ */
+export async function offerRunningSlots(ctx: AppContext, userId: string): Promise<void> {
+  const rows = await ctx.db
+    .selectDistinct({ matchId: matchEvents.matchId })
+    .from(matchEvents)
+    .innerJoin(matches, eq(matches.id, matchEvents.matchId))
+    .where(
+      and(
+        like(matchEvents.eventKey, `${NO_SHOW_KEY}%`),
+        eq(matches.status, 'active'),
+        isNull(matches.liveAt),
+      ),
+    );
+  if (rows.length === 0) return;
+  const after = new After();
+  for (const { matchId } of rows) {
+    const found = await loadMatch(ctx.db, matchId);
+    if (!found || found.match.deadline === null || found.match.deadline <= ctx.clock.now()) continue;
+    if (found.players.some((p) => p.userId === userId)) continue;
+    const { noShows } = await presenceOf(ctx.db, matchId);
+    offerTo(ctx, after, [userId], found.match, openSlots(found.players, noShows));
+  }
+  await after.run(logOf(ctx));
+}
+
+/** The offer's deadline (`match.substitute`): a slot still open cancels the match (NO_SHOW). */
+export async function substituteTimedOut(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+  deadline: number,
+): Promise<void> {
+  const found = await loadMatch(tx, matchId, true);
+  if (!found || !waitsForPlayers(ctx, found.match) || found.match.deadline !== deadline) return; // stale
+  const { noShows } = await presenceOf(tx, matchId);
+  if (openSlots(found.players, noShows).length === 0) return;
+  await cancelMatchTx(ctx, tx, after, matchId, 'NO_SHOW');
+}
+
+/**
+ * A queued player takes a no-show's slot (`substitute-accept`). Refused with SUBSTITUTE_NOT_QUEUED
+ * (not queued, or in an accept phase), SUBSTITUTE_TAKEN (every slot is taken) or SUBSTITUTE_EXPIRED
+ * (the offer ended, the match is live or over); 404 for an unknown match. Nothing changes then.
+ */
+export function takeSubstituteSlot(
+  ctx: AppContext,
+  userId: string,
+  matchId: string,
+): Promise<{ matchId: string; team: TeamKey }> {
+  return inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      // The queue lock first (as the queue takes it before it creates matches), then the match row.
+      if (!(await takeFromQueue(ctx, tx, after, userId))) throw conflict('SUBSTITUTE_NOT_QUEUED');
+      const found = await loadMatch(tx, matchId, true);
+      if (!found) throw notFound();
+      const { match, players } = found;
+      if (!waitsForPlayers(ctx, match)) throw conflict('SUBSTITUTE_EXPIRED');
+      const { noShows } = await presenceOf(tx, matchId);
+      const open = openSlots(players, noShows);
+      if (open.length === 0) throw conflict(noShows.size > 0 ? 'SUBSTITUTE_TAKEN' : 'SUBSTITUTE_EXPIRED');
+      const now = ctx.clock.now();
+      if (match.deadline === null || match.deadline <= now) throw conflict('SUBSTITUTE_EXPIRED');
+      if (players.some((p) => p.userId === userId)) throw conflict('ALREADY_IN_MATCH');
+      const user = await findUserById(tx, userId);
+      if (!user) throw notFound();
+      const slot = open[0];
+      const team = slot.team as TeamKey;
+      await tx
+        .delete(matchPlayers)
+        .where(and(eq(matchPlayers.matchId, matchId), eq(matchPlayers.userId, slot.userId)));
+      await tx.insert(matchPlayers).values({
+        matchId,
+        userId,
+        team,
+        captain: false,
+        pickNo: slot.pickNo,
+        name: user.name ?? 'player',
+        avatar: user.avatar ?? null,
+        steamId: user.steamId ?? null,
+        elo: user.elo ?? 200,
+      });
+      await tx
+        .delete(matchEvents)
+        .where(
+          and(eq(matchEvents.matchId, matchId), eq(matchEvents.eventKey, `${CONNECTED_KEY}${slot.userId}`)),
+        );
+      const last = open.length === 1;
+      if (last) {
+        // Every slot is filled: the substitutes get their own connect window, and the game its time.
+        await jobsOf(ctx).cancel(tx, after, SUBSTITUTE_JOB, `${matchId}:${match.deadline}`);
+        await armConnectDeadline(ctx, tx, after, matchId);
+        if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
+          await jobsOf(ctx).reschedule(tx, after, LIVE_JOB, matchId, now + ctx.config.MATCH_LIVE_TIMEOUT_MS);
+      }
+      const status = (uid: string, patch: UserStatusPatch) =>
+        ctx.bus.emit('status.patch', { userId: uid, patch });
+      after.add(async () => {
+        await status(userId, {
+          inQueue: false,
+          match: {
+            active: true,
+            matchId,
+            status: 'active',
+            map: match.mapName,
+            score: { teamOne: match.scoreOne, teamTwo: match.scoreTwo },
+          },
+          teamOne: team === 'teamOne',
+        });
+        await status(slot.userId, {
+          match: { active: false, matchId: null, status: null, map: null, score: { teamOne: 0, teamTwo: 0 } },
+          teamOne: false,
+        });
+        ctx.realtime.toUser(userId, 'PRIVATE_MATCH_START', { matchId });
+        if (last) ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId });
+        await ctx.bus.emit('match.substituted', {
+          matchId,
+          team,
+          out: { userId: slot.userId, steamId: slot.steamId, name: slot.name },
+          sub: { userId, steamId: user.steamId ?? null, name: user.name ?? 'player' },
+        });
+      });
+      after.add(() => publishState(ctx, matchId));
+      return { matchId, team };
+    },
+    logOf(ctx),
+  );
+}
