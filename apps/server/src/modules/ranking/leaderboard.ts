@@ -106,7 +106,7 @@ const DEFAULT_ORDER: Record<SortKey, 1 | -1> = {
   winRate: -1,
 };
 
-const valueOf: Record<SortKey, (e: Entry) => number | string> = {
+const sortValue: Record<SortKey, (e: Entry) => number | string> = {
   rank: (e) => e.row.rank,
   elo: (e) => e.row.stats.elo,
   name: (e) => e.nameKey,
@@ -116,7 +116,7 @@ const valueOf: Record<SortKey, (e: Entry) => number | string> = {
 };
 
 function comparator(sort: SortKey, order: 1 | -1) {
-  const value = valueOf[sort];
+  const value = sortValue[sort];
   return (a: Entry, b: Entry) => {
     const x = value(a);
     const y = value(b);
