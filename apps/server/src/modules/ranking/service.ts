@@ -7,7 +7,6 @@
  * get distinct, stable positions whatever the page, sort or filter (served by leaderboard.ts).
  */
 import type { CompetitionStats, EloPoint, Highlight, Season, SeasonStanding } from '@openpug/shared';
-import { ELO_DEFAULT } from '@openpug/shared';
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { users } from '../accounts/schema';
