@@ -38,6 +38,7 @@ import { moderationModule } from './modules/moderation/routes';
 import { presenceRoutes } from './modules/presence/routes';
 import { queueModule } from './modules/queue/routes';
 import { rankingModule } from './modules/ranking/routes';
+import { reportsModule } from './modules/reports/routes';
 import { steamRoutes } from './modules/steam/routes';
 import { usersRoutes } from './modules/users/routes';
 import { createVoiceServer, voiceModule } from './modules/voice';
@@ -156,6 +157,7 @@ export async function buildApp(
     dropsModule,
     adminModule,
     moderationModule,
+    reportsModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

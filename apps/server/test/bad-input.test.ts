@@ -101,6 +101,12 @@ const ADMIN = new Set([
   'POST /api/admin/users/:id/sanctions',
   'POST /api/admin/sanctions/:id/lift',
   'GET /api/admin/audit',
+  'GET /api/admin/arena',
+  'POST /api/admin/arena',
+  'PATCH /api/admin/arena/:id',
+  'DELETE /api/admin/arena/:id',
+  'GET /api/admin/reports',
+  'POST /api/admin/reports/:id/resolve',
 ]);
 
 /** A value for a field by name where its type alone does not say what is valid. */
@@ -116,6 +122,10 @@ const SAMPLE_BY_NAME: Record<string, unknown> = {
   endpoint: 'https://push.example.test/sub/1',
   recipient: randomUUID(),
   id: randomUUID(),
+  address: '203.0.113.7:27015',
+  rconAddress: '203.0.113.7:27015',
+  reportedId: randomUUID(),
+  matchId: randomUUID(),
 };
 
 /** A valid-looking value for a JSON schema, so mutating one field tests exactly that field. */

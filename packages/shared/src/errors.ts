@@ -77,10 +77,19 @@ export const ERROR_TEXTS = {
     MUTED: 'You are muted in the chat',
     SANCTION_NOT_ACTIVE: 'This sanction has already ended or been lifted',
     CANNOT_SANCTION_YOURSELF: 'You cannot ban or mute yourself',
+    CANNOT_REPORT_YOURSELF: 'You cannot report yourself',
+    REPORT_MATCH_NOT_SHARED: 'You can only link a match you both played in',
+    REPORT_ALREADY_RESOLVED: 'This report has already been resolved',
     // Substitute offers (a no-show's slot).
     SUBSTITUTE_TAKEN: 'Someone else took this slot first',
     SUBSTITUTE_EXPIRED: 'This substitute offer has ended',
     SUBSTITUTE_NOT_QUEUED: 'Only players waiting in the queue can take a substitute slot',
+    // GDPR self-service (deleting the account).
+    ACCOUNT_DELETE_BUSY: 'Leave the queue and finish your match before deleting your account',
+    STEAM_ACCOUNT_MISMATCH: 'Sign in with the Steam account linked to your account',
+    CHAT_UNAVAILABLE: 'The chat server is not answering right now, please try again in a moment',
+    // Arena servers (admin area).
+    ARENA_ADDRESS_INVALID: 'Enter the address as host:port',
   },
   de: {
     '404': '404 Seite nicht gefunden',
@@ -149,9 +158,16 @@ export const ERROR_TEXTS = {
     MUTED: 'Du bist im Chat stummgeschaltet',
     SANCTION_NOT_ACTIVE: 'Diese Sanktion ist bereits abgelaufen oder aufgehoben',
     CANNOT_SANCTION_YOURSELF: 'Du kannst dich nicht selbst sperren oder stummschalten',
+    CANNOT_REPORT_YOURSELF: 'Du kannst dich nicht selbst melden',
+    REPORT_MATCH_NOT_SHARED: 'Du kannst nur ein Match verknüpfen, in dem ihr beide gespielt habt',
+    REPORT_ALREADY_RESOLVED: 'Diese Meldung wurde bereits bearbeitet',
     SUBSTITUTE_TAKEN: 'Jemand anderes war schneller und hat den Platz übernommen',
     SUBSTITUTE_EXPIRED: 'Dieses Ersatzspieler-Angebot ist abgelaufen',
     SUBSTITUTE_NOT_QUEUED: 'Nur Spieler in der Warteschlange können als Ersatz einspringen',
+    ACCOUNT_DELETE_BUSY: 'Verlasse die Warteschlange und beende dein Match, bevor du dein Konto löschst',
+    STEAM_ACCOUNT_MISMATCH: 'Melde dich mit dem Steam-Konto an, das mit deinem Konto verknüpft ist',
+    CHAT_UNAVAILABLE: 'Der Chat-Server antwortet gerade nicht, bitte versuche es gleich noch einmal',
+    ARENA_ADDRESS_INVALID: 'Gib die Adresse als host:port ein',
   },
 } as const;
 

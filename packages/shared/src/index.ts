@@ -8,6 +8,7 @@ export * from './match';
 export * from './moderation';
 export * from './queue';
 export * from './reach';
+export * from './reports';
 export * from './social';
 export * from './socket';
 export * from './status';

@@ -74,6 +74,7 @@ export const auditActions = [
   'drop.create',
   'drop.update',
   'drop.delete',
+  'report.resolve',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 export const auditTargetTypes = ['user', 'match', 'drop'] as const;

@@ -18,5 +18,6 @@ export * from '../modules/moderation/schema';
 export * from '../modules/presence/schema';
 export * from '../modules/queue/schema';
 export * from '../modules/ranking/schema';
+export * from '../modules/reports/schema';
 export * from '../modules/steam/schema';
 export * from '../modules/whatsapp/schema';

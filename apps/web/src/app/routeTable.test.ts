@@ -24,6 +24,8 @@ const SPEC_ROUTES: [path: string, name: string | undefined, requiresAuth: boolea
   ['/admin/drops', 'admin-drops', true],
   ['/admin/users', 'admin', true],
   ['/admin/audit', 'admin-audit', true],
+  ['/admin/reports', 'admin-reports', true],
+  ['/reports', 'my-reports', true],
   ['/season1', 'season1', false],
   ['/settings', 'settings', true],
   // Auth routes; SPEC §2 leaves their paths open.

@@ -8,6 +8,7 @@ export const SCREEN_NAMES = [
   'admin',
   'admin-drops',
   'admin-audit',
+  'admin-reports',
   'chat',
   'forgotPassword',
   'home',
@@ -15,6 +16,7 @@ export const SCREEN_NAMES = [
   'leaderboard',
   'login',
   'match',
+  'my-reports',
   'notfound',
   'profile',
   'ranking',
@@ -83,6 +85,8 @@ export const ROUTE_TABLE: RouteEntry[] = [
   // SPEC §2 names an `admin` screen (the users table) without a path.
   { path: '/admin/users', name: 'admin', requiresAuth: true, screen: 'admin' },
   { path: '/admin/audit', name: 'admin-audit', requiresAuth: true, screen: 'admin-audit' },
+  { path: '/admin/reports', name: 'admin-reports', requiresAuth: true, screen: 'admin-reports' },
+  { path: '/reports', name: 'my-reports', requiresAuth: true, screen: 'my-reports' },
   { path: '/season1', name: 'season1', requiresAuth: false, screen: 'season1' },
   { path: '/settings', name: 'settings', requiresAuth: true, screen: 'settings' },
   // The auth routes (SPEC §2: their paths are not shown). Logout and the sidebar's Login go to /login.

@@ -6,6 +6,7 @@ import type { UserStatus } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BannerArt } from '../features/competition/art';
+import { ReportButton } from '../features/reports/ReportButton';
 import { StatusLine } from './StatusLine';
 import { tokens } from './tokens';
 import { UserAvatar } from './UserAvatar';
@@ -129,6 +130,7 @@ export function CardButtons({
           {t('friends.actions.cancelRequest')}
         </Button>
       )}
+      {relation !== 'self' && relation !== 'guest' && <ReportButton user={user} size={size} />}
     </Box>
   );
 }

@@ -93,8 +93,29 @@ export async function createSanction(
   userId: string,
   input: SanctionCreate,
 ): Promise<Sanction> {
+  const row = await inTransaction(
+    ctx.db,
+    (tx, after) => insertSanction(ctx, tx, after, adminId, userId, input),
+    logOf(ctx),
+  );
+  return (await toDtos(ctx, [row]))[0];
+}
+
+/**
+ * Bans or mutes a player inside the caller's transaction (POST /api/admin/users/:id/sanctions, a
+ * resolved report): the row, the queue removal of a ban, the audit entry and the expiry job;
+ * the player hears of it after commit.
+ */
+export async function insertSanction(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  adminId: string,
+  userId: string,
+  input: SanctionCreate,
+): Promise<SanctionRow> {
   if (adminId === userId) throw badRequest('CANNOT_SANCTION_YOURSELF');
-  if (!(await findUserById(ctx.db, userId))) throw notFound('USER_DOES_NOT_EXIST');
+  if (!(await findUserById(tx, userId))) throw notFound('USER_DOES_NOT_EXIST');
   const now = ctx.clock.now();
   const row: SanctionRow = {
     id: randomUUID(),
@@ -108,27 +129,21 @@ export async function createSanction(
     liftedBy: null,
     liftReason: null,
   };
-  await inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      const before = await moderationStateOf(ctx, tx, userId);
-      await tx.insert(sanctions).values(row);
-      const removedFromQueue = row.kind === 'ban' && (await removeBannedFromQueue(ctx, tx, after, userId));
-      await recordAudit(ctx, tx, {
-        actorId: adminId,
-        action: 'sanction.create',
-        targetType: 'user',
-        targetId: userId,
-        reason: row.reason,
-        before,
-        after: { ...(await moderationStateOf(ctx, tx, userId)), sanction: auditView(row), removedFromQueue },
-      });
-      if (row.endsAt !== null) await jobsOf(ctx).schedule(tx, after, EXPIRE_JOB, row.id, row.endsAt);
-      announce(ctx, after, userId);
-    },
-    logOf(ctx),
-  );
-  return (await toDtos(ctx, [row]))[0];
+  const before = await moderationStateOf(ctx, tx, userId);
+  await tx.insert(sanctions).values(row);
+  const removedFromQueue = row.kind === 'ban' && (await removeBannedFromQueue(ctx, tx, after, userId));
+  await recordAudit(ctx, tx, {
+    actorId: adminId,
+    action: 'sanction.create',
+    targetType: 'user',
+    targetId: userId,
+    reason: row.reason,
+    before,
+    after: { ...(await moderationStateOf(ctx, tx, userId)), sanction: auditView(row), removedFromQueue },
+  });
+  if (row.endsAt !== null) await jobsOf(ctx).schedule(tx, after, EXPIRE_JOB, row.id, row.endsAt);
+  announce(ctx, after, userId);
+  return row;
 }
 
 /** Ends a running sanction early. Refused (409 SANCTION_NOT_ACTIVE) once it has ended or was lifted. */

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { ReportIcon } from '../../features/reports/ReportIcon';
 import type { SessionUser } from '../../features/session/store';
 import {
   AuditIcon,
@@ -54,7 +55,10 @@ export function navSectionsFor(loggedIn: boolean, user: SessionUser | null): Nav
     {
       id: 'account',
       heading: 'nav.sections.account',
-      items: [{ to: '/settings', label: 'nav.settings', icon: SettingsIcon }],
+      items: [
+        { to: '/settings', label: 'nav.settings', icon: SettingsIcon },
+        { to: '/reports', label: 'reports.nav.mine', icon: ReportIcon },
+      ],
     },
   ];
   if (user?.role === 'ADMIN')
@@ -65,6 +69,7 @@ export function navSectionsFor(loggedIn: boolean, user: SessionUser | null): Nav
         { to: '/admin/drops', label: 'competition.nav.adminDrops', icon: DropsIcon },
         { to: '/admin/users', label: 'competition.nav.adminUsers', icon: UsersIcon },
         { to: '/admin/audit', label: 'moderation.nav', icon: AuditIcon },
+        { to: '/admin/reports', label: 'reports.nav.admin', icon: ReportIcon },
       ],
     });
   return sections;

@@ -18,6 +18,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { emitWithAck } from '../../features/matches/emit';
 import { canAskForHelp, isParticipant } from '../../features/matches/permissions';
 import { useMatchRoom } from '../../features/matches/room';
+import { ReportButton } from '../../features/reports/ReportButton';
 import { useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { AdminCancelButton } from './AdminCancelButton';
@@ -136,6 +137,14 @@ function Room({ matchId }: { matchId: string }) {
         </Tabs>
         {canAskForHelp(state, myId) && (
           <HelpButton onSend={(msg) => send('help', { msg }).then(() => undefined)} />
+        )}
+        {participant && (
+          <ReportButton
+            matchId={matchId}
+            candidates={[...state.teamOne.players, ...state.teamTwo.players, ...state.pool].filter(
+              (p) => p._id !== myId,
+            )}
+          />
         )}
         <AdminCancelButton state={state} />
       </Box>

@@ -1,0 +1,1 @@
+export { AdminReportsScreen as default } from './AdminReportsScreen';

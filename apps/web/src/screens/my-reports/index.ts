@@ -1,0 +1,1 @@
+export { MyReportsScreen as default } from './MyReportsScreen';
