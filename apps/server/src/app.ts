@@ -36,6 +36,7 @@ import { installMetrics } from './modules/metrics/routes';
 import { mobileModule } from './modules/mobile/routes';
 import { moderationModule } from './modules/moderation/routes';
 import { presenceRoutes } from './modules/presence/routes';
+import { privacyModule } from './modules/privacy/routes';
 import { queueModule } from './modules/queue/routes';
 import { rankingModule } from './modules/ranking/routes';
 import { reportsModule } from './modules/reports/routes';
@@ -158,6 +159,7 @@ export async function buildApp(
     adminModule,
     moderationModule,
     reportsModule,
+    privacyModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

@@ -6,6 +6,7 @@ export * from './errors';
 export * from './list';
 export * from './match';
 export * from './moderation';
+export * from './privacy';
 export * from './queue';
 export * from './reach';
 export * from './reports';

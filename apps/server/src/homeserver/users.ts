@@ -168,3 +168,18 @@ export async function setPassword(hs: Homeserver, userId: string, password: stri
     .returning({ id: mxUsers.userId });
   if (updated.length === 0) throw mxNotFound('User not found');
 }
+
+/**
+ * Synapse's admin deactivation: the account can no longer log in (no password matches '!'), its
+ * tokens are gone and its profile is cleared. The id stays taken. Leaving rooms is the caller's.
+ */
+export async function deactivateUser(hs: Homeserver, userId: string): Promise<void> {
+  const updated = await hs.db
+    .update(mxUsers)
+    .set({ passwordHash: '!', displayname: null, avatarUrl: null })
+    .where(eq(mxUsers.userId, userId))
+    .returning({ id: mxUsers.userId });
+  if (updated.length === 0) throw mxNotFound('User not found');
+  await hs.db.delete(mxAccessTokens).where(eq(mxAccessTokens.userId, userId));
+  await hs.db.delete(mxLoginTokens).where(eq(mxLoginTokens.userId, userId));
+}

@@ -7,10 +7,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Homeserver } from '../context';
 import { MatrixError, mxForbidden } from '../errors';
+import { roomsOf } from '../events';
 import { auth, body, requireString } from '../http';
+import { leaveRoom } from '../rooms';
 import {
   createLoginToken,
   createUser,
+  deactivateUser,
   isAdmin,
   issueToken,
   logout,
@@ -120,5 +123,18 @@ export const adminRoutes =
         requireString(b.new_password, 'new_password'),
       );
       return {};
+    });
+    // Synapse's deactivation (the product deletes an account): logins and tokens end, every room is left.
+    app.post('/_synapse/admin/v1/deactivate/:userId', async (req) => {
+      const s = await auth(hs, req);
+      if (!(await isAdmin(hs, s.userId))) throw mxForbidden('You are not a server admin');
+      body(req);
+      const userId = (req.params as { userId: string }).userId;
+      await deactivateUser(hs, userId);
+      for (const m of await roomsOf(hs, userId)) {
+        if (m.membership === 'join' || m.membership === 'invite')
+          await leaveRoom(hs, { userId, deviceId: '', tokenHash: '' }, m.roomId);
+      }
+      return { id_server_unbind_result: 'success' };
     });
   };

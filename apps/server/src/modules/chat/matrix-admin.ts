@@ -188,4 +188,65 @@ export class MatrixAdmin {
       adminToken,
     );
   }
+
+  async joinedRooms(token: string): Promise<string[]> {
+    const r = await this.call('GET', '/_matrix/client/v3/joined_rooms', undefined, token);
+    return Array.isArray(r.joined_rooms) ? r.joined_rooms.map(String) : [];
+  }
+
+  /**
+   * The `m.room.message` events `sender` sent in a room that are not redacted, newest first, read
+   * with a token that can see them (/messages backwards, at most `maxPages` pages).
+   */
+  async messagesBy(token: string, roomId: string, sender: string, maxPages = 200): Promise<SentEvent[]> {
+    const filter = enc(JSON.stringify({ senders: [sender], types: ['m.room.message'] }));
+    const out: SentEvent[] = [];
+    let from: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const r = await this.call(
+        'GET',
+        `/_matrix/client/v3/rooms/${enc(roomId)}/messages?dir=b&limit=500&filter=${filter}${from ? `&from=${enc(from)}` : ''}`,
+        undefined,
+        token,
+      );
+      for (const e of Array.isArray(r.chunk) ? (r.chunk as Record<string, unknown>[]) : []) {
+        const content = (e.content ?? {}) as Record<string, unknown>;
+        if (e.sender !== sender || e.type !== 'm.room.message' || Object.keys(content).length === 0) continue;
+        out.push({
+          roomId,
+          eventId: String(e.event_id),
+          ts: Number(e.origin_server_ts),
+          type: String(e.type),
+          content,
+        });
+      }
+      const end = typeof r.end === 'string' ? r.end : undefined;
+      if (!end || end === from) break;
+      from = end;
+    }
+    return out;
+  }
+
+  async redact(token: string, roomId: string, eventId: string, txnId: string): Promise<void> {
+    await this.call(
+      'PUT',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/redact/${enc(eventId)}/${enc(txnId)}`,
+      {},
+      token,
+    );
+  }
+
+  /** Synapse admin API (the embedded homeserver implements it too): no more logins, rooms left. */
+  async deactivate(adminToken: string, userId: string): Promise<void> {
+    await this.call('POST', `/_synapse/admin/v1/deactivate/${enc(userId)}`, { erase: true }, adminToken);
+  }
+}
+
+/** A message event as `messagesBy` answers it. */
+export interface SentEvent {
+  roomId: string;
+  eventId: string;
+  ts: number;
+  type: string;
+  content: Record<string, unknown>;
 }

@@ -21,7 +21,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { findUserById } from '../accounts/service';
 import { chatBlocked } from '../moderation/sanctions';
-import { MatrixAdmin, MatrixCallError, type Transport } from './matrix-admin';
+import { MatrixAdmin, MatrixCallError, type SentEvent, type Transport } from './matrix-admin';
 import { chatAccounts, chatRooms } from './schema';
 
 export interface ChatService {
@@ -370,6 +370,50 @@ export async function setChatSilenced(
     else delete users[mxid];
     await s.admin.putState(bot.accessToken, roomId, 'm.room.power_levels', '', { ...pl, users });
   }
+}
+
+/**
+ * The chat messages the user sent that are still there (not redacted), from every room they are
+ * in, read through the chat server's client API with their own token — the same calls on Synapse
+ * and on the embedded homeserver. Empty for a user without a Matrix account.
+ */
+export async function sentMessagesOf(ctx: AppContext, userId: string): Promise<SentEvent[]> {
+  const row = await accountRow(ctx, userId);
+  if (!row) return [];
+  const s = chat(ctx);
+  const live = await refresh(ctx, row, (await ensureBot(ctx)).accessToken);
+  const out: SentEvent[] = [];
+  for (const roomId of await s.admin.joinedRooms(live.accessToken))
+    out.push(...(await s.admin.messagesBy(live.accessToken, roomId, live.matrixUserId)));
+  return out.sort((a, b) => a.ts - b.ts);
+}
+
+/**
+ * Account deletion: redacts every message the user sent (with their own token; where they may not
+ * redact — silenced in a product room — the bot does it), then deactivates the Matrix account
+ * through the admin API (logins and tokens end, rooms are left) and forgets the stored
+ * credentials. Returns how many messages were redacted. Throws when the chat server fails: the
+ * caller then keeps the account.
+ */
+export async function eraseChatAccount(ctx: AppContext, userId: string): Promise<number> {
+  const row = await accountRow(ctx, userId);
+  if (!row) return 0;
+  const s = chat(ctx);
+  const bot = await ensureBot(ctx);
+  const live = await refresh(ctx, row, bot.accessToken);
+  const messages = await sentMessagesOf(ctx, userId);
+  const txn = `erase-${ctx.clock.now()}`;
+  for (const [i, m] of messages.entries()) {
+    try {
+      await s.admin.redact(live.accessToken, m.roomId, m.eventId, `${txn}-${i}`);
+    } catch (err) {
+      if (!(err instanceof MatrixCallError && err.status === 403)) throw err;
+      await s.admin.redact(bot.accessToken, m.roomId, m.eventId, `${txn}-${i}`);
+    }
+  }
+  await s.admin.deactivate(bot.accessToken, live.matrixUserId);
+  await ctx.db.delete(chatAccounts).where(eq(chatAccounts.userId, userId));
+  return messages.length;
 }
 
 export { directRoomAliasLocalpart };

@@ -38,6 +38,7 @@ import { WhatsAppRow } from '../../features/reach/WhatsAppRow';
 import { updateSessionUser, useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { Section } from '../profile/ProfileScreen';
+import { YourDataSection } from './YourDataSection';
 
 function PlayIcon() {
   return (
@@ -263,6 +264,7 @@ export function SettingsScreen() {
         <LinkedAccounts />
         <Appearance />
         <Language />
+        <YourDataSection />
         <Box>
           <LogoutButton />
         </Box>
