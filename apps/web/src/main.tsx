@@ -3,11 +3,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/AppProviders';
+import { recoverFromPreloadErrors } from './app/chunkRecovery';
 import { createAppRouter } from './app/router';
 import { runStartup } from './app/startup';
 import { applyDesignTokens } from './ui/tokens';
 
 applyDesignTokens();
+recoverFromPreloadErrors();
 await runStartup();
 
 const root = document.getElementById('root');

@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react';
+import { loadChunk } from './chunkRecovery';
 
 /**
  * A lazily loaded component that renders inside FeatureProviders (MUI theme, query cache). The
@@ -6,7 +7,9 @@ import { type ComponentType, lazy } from 'react';
  */
 export function lazyFeature<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   return lazy(async () => {
-    const [{ FeatureProviders }, Component] = await Promise.all([import('./FeatureProviders'), load()]);
+    const [{ FeatureProviders }, Component] = await loadChunk(() =>
+      Promise.all([import('./FeatureProviders'), load()]),
+    );
     // Created once per lazyFeature() call, when its module resolves; React.lazy caches it.
     // biome-ignore lint/correctness/noComponentHookFactories: a one-time wrapper, not per render
     function WithFeatureProviders(props: P) {

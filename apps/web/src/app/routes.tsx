@@ -3,6 +3,7 @@
  * `/user/:userId` redirecting to its matches, all inside the app layout.
  */
 import { type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
+import { loadChunk } from './chunkRecovery';
 import { guardLoader } from './guard';
 import { AppLayout } from './layout/AppLayout';
 import { RouteErrorScreen } from './layout/RouteErrorScreen';
@@ -20,10 +21,9 @@ function lazyScreen(entry: RouteEntry): RouteObject['lazy'] {
   if (!screen) return undefined;
   return async () => {
     const plain = PLAIN_SCREENS.has(screen);
-    const [module, providers] = await Promise.all([
-      SCREEN_MODULES[screen](),
-      plain ? null : import('./FeatureProviders'),
-    ]);
+    const [module, providers] = await loadChunk(() =>
+      Promise.all([SCREEN_MODULES[screen](), plain ? null : import('./FeatureProviders')]),
+    );
     const Screen = module[component];
     if (!Screen) throw new Error(`Screen module ${screen} has no export ${component}`);
     if (!providers) return { Component: content ? () => <Screen content={content} /> : Screen };
@@ -74,7 +74,7 @@ export function buildRoutes(table: RouteEntry[] = ROUTE_TABLE): RouteObject[] {
       id: 'mobile',
       path: '/m',
       HydrateFallback: StartupSplash,
-      lazy: () => import('../features/mobile/route'),
+      lazy: () => loadChunk(() => import('../features/mobile/route')),
     },
   ];
 }
