@@ -15,7 +15,7 @@ const WINDOW_MS = 60_000;
 const PRUNE_EVERY = 500;
 
 /** Counts one call of `key` in its current window; returns the count including this call. */
-async function countCall(ctx: AppContext, key: string, now: number): Promise<number> {
+export async function countCall(ctx: AppContext, key: string, now: number): Promise<number> {
   const expired = sql`${rateLimitWindows.windowStart} <= ${now - WINDOW_MS}`;
   const [row] = await ctx.db
     .insert(rateLimitWindows)

@@ -514,6 +514,18 @@ describe('match room', () => {
       (await ack(ps[1], 'match-message', { event: 'help', data: { matchId, msg: 'server lags' } })).ok,
     ).toBe(true);
     expect(await help).toEqual({ username: ps[1].user.name, msg: 'server lags', matchId });
+    // Once a minute per player and match: the admins are not flooded with toasts.
+    expect(await ack(ps[1], 'match-message', { event: 'help', data: { matchId, msg: 'again' } })).toEqual({
+      ok: false,
+      msg: 'TOO_MANY_REQUESTS',
+    });
+    expect((await ack(ps[2], 'match-message', { event: 'help', data: { matchId, msg: 'me too' } })).ok).toBe(
+      true,
+    );
+    clock.advance(60_000);
+    expect((await ack(ps[1], 'match-message', { event: 'help', data: { matchId, msg: 'still' } })).ok).toBe(
+      true,
+    );
     close([...ps, spectator, admin]);
   });
 });

@@ -30,7 +30,8 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { countCall } from '../accounts/rate-limit';
 import {
   adjustElo,
   findUserById,
@@ -773,7 +774,10 @@ export function cancelMatchByAdmin(ctx: AppContext, matchId: string): Promise<vo
   );
 }
 
-/** A participant asks for an admin: every online admin gets ADMIN_HELP in their private room. */
+/**
+ * A participant asks for an admin: every online admin gets ADMIN_HELP in their private room, at
+ * most once a minute per player and match.
+ */
 export async function requestHelp(
   ctx: AppContext,
   userId: string,
@@ -784,6 +788,10 @@ export async function requestHelp(
   if (!found) throw notFound();
   const me = found.players.find((p) => p.userId === userId);
   if (!me) throw forbidden('NOT_A_PARTICIPANT');
+  // One call per player and match a minute, counted in the database (every instance): each call
+  // raises a toast with a sound at every admin, and fifty of them in a row helped nobody.
+  if ((await countCall(ctx, `help:${matchId}:${userId}`, ctx.clock.now())) > 1)
+    throw new AppError(429, 'TOO_MANY_REQUESTS');
   const user = await findUserById(ctx.db, userId);
   const admins = await findUserIdsByRole(ctx.db, 'ADMIN');
   for (const adminId of admins)
