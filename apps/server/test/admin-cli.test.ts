@@ -64,7 +64,8 @@ async function login(database: Database, email: string) {
 }
 
 // One run is enough: the CLI picks its engine from DATABASE_URL, not from the test project.
-describe.skipIf(usingPostgres())('admin CLI from the repository root', () => {
+// Each case starts npm and tsx a few times: seconds each on a busy two-core CI machine.
+describe.skipIf(usingPostgres())('admin CLI from the repository root', { timeout: 180_000 }, () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'openpug-admin-cli-'));
   const source = path.join(tmp, 'source');
   let community: Community;
