@@ -56,7 +56,13 @@ export default defineConfig({
       stderr: 'pipe',
       // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
       // ADMIN_EMAILS: the competition journey's admin account.
-      env: { E2E_PORT: String(port), SIM_ROUND_MS: '300', ADMIN_EMAILS: 'competition-admin@example.test' },
+      // ARENA_POLL_MS: the arena journey's fake CS2 server is asked every second.
+      env: {
+        E2E_PORT: String(port),
+        SIM_ROUND_MS: '300',
+        ADMIN_EMAILS: 'competition-admin@example.test',
+        ARENA_POLL_MS: '1000',
+      },
     },
     {
       command: 'node e2e/serve-built.mjs',

@@ -21,6 +21,7 @@ import { installRequestIdHeader, loggerOptions, requestIdOptions } from './loggi
 import { accountsRoutes } from './modules/accounts/routes';
 import { sessionGenerationOf } from './modules/accounts/service';
 import { adminModule } from './modules/admin/routes';
+import { arenaModule } from './modules/arena/routes';
 import { installAuthGuard } from './modules/auth/guard';
 import { withSessionCheck } from './modules/auth/tokens';
 import { chatModule } from './modules/chat/routes';
@@ -160,6 +161,7 @@ export async function buildApp(
     moderationModule,
     reportsModule,
     privacyModule,
+    arenaModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

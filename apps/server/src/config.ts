@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { type ArenaSeed, parseArenaServers } from './modules/arena/seed';
 import { type Cs2Server, parseServerPool } from './modules/gameservers/pool';
 
 const bool = z
@@ -124,6 +125,13 @@ const envSchema = z.object({
   /** RCON connect/login and per-command limit (ms). */
   CS2_RCON_TIMEOUT_MS: ms.default(5_000),
   /**
+   * Arena (warm-up) servers stored on first start, in CS2_SERVERS' format plus an optional
+   * `name=`; afterwards admins keep the list in the admin area.
+   */
+  ARENA_SERVERS: z.string().optional(),
+  /** How often one instance asks every arena server who is on it (RCON status_json, ms). */
+  ARENA_POLL_MS: ms.default(15_000),
+  /**
    * How long a MatchZy server stays booked after its match's result is in, so that what MatchZy
    * posts after the map result (series_end, the last round's stats) is still accepted; MatchZy's
    * series_end frees it earlier (ms).
@@ -211,6 +219,8 @@ export interface Config extends Omit<Env, 'PUBLIC_URL' | 'DEV_TOOLS' | 'ADMIN_EM
   ADMIN_EMAILS: string[];
   /** CS2_SERVERS parsed (empty unless set). */
   cs2Servers: Cs2Server[];
+  /** ARENA_SERVERS parsed (empty unless set). */
+  arenaSeed: ArenaSeed[];
   /** Absolute data directory. */
   dataDir: string;
 }
@@ -306,6 +316,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     problems.push(`Invalid environment variable CS2_SERVERS: ${(err as Error).message}`);
   }
+  let arenaSeed: ArenaSeed[] = [];
+  try {
+    arenaSeed = parseArenaServers(e.ARENA_SERVERS ?? '');
+  } catch (err) {
+    problems.push(`Invalid environment variable ARENA_SERVERS: ${(err as Error).message}`);
+  }
   if (e.GAME_SERVER_PROVIDER === 'matchzy' && cs2Servers.length === 0 && problems.length === 0)
     problems.push('GAME_SERVER_PROVIDER=matchzy needs CS2_SERVERS (at least one server)');
   // The simulator sends an event every SIM_ROUND_MS: at that pace or slower its games would be stale.
@@ -335,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
     cs2Servers,
+    arenaSeed,
     dataDir: path.resolve(e.DATA_DIR),
   };
 }

@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './arena';
 export * from './chat';
 export * from './competition';
 export * from './constants';

@@ -6,6 +6,7 @@
 export * from '../homeserver/schema';
 export * from '../jobs/schema';
 export * from '../modules/accounts/schema';
+export * from '../modules/arena/schema';
 export * from '../modules/chat/schema';
 export * from '../modules/discord/schema';
 export * from '../modules/drops/schema';

@@ -25,6 +25,7 @@ const SPEC_ROUTES: [path: string, name: string | undefined, requiresAuth: boolea
   ['/admin/users', 'admin', true],
   ['/admin/audit', 'admin-audit', true],
   ['/admin/reports', 'admin-reports', true],
+  ['/admin/arena', 'admin-arena', true],
   ['/reports', 'my-reports', true],
   ['/season1', 'season1', false],
   ['/settings', 'settings', true],

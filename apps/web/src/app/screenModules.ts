@@ -24,6 +24,7 @@ export const SCREEN_MODULES: Record<ScreenName, () => Promise<ScreenModule>> = {
   'admin-drops': () => import('../screens/admin-drops'),
   'admin-audit': () => import('../screens/admin-audit'),
   'admin-reports': () => import('../screens/admin-reports'),
+  'admin-arena': () => import('../screens/admin-arena'),
   chat: () => import('../screens/chat'),
   forgotPassword: () => import('../screens/forgotPassword'),
   home: () => import('../screens/home'),

@@ -21,6 +21,19 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
     .where(inArray(users.id, [...ids]));
 }
 
+/** SteamID64 → user id of the users who linked one of `steamIds` (arena presence). */
+export async function findUserIdsBySteamIds(
+  db: Db,
+  steamIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (steamIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, steamId: users.steamId })
+    .from(users)
+    .where(inArray(users.steamId, [...steamIds]));
+  return new Map(rows.map((r) => [r.steamId as string, r.id]));
+}
+
 // --- Directory and ranking queries (used by the users and friends modules) ---
 
 export interface UserPageQuery {

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { ReportIcon } from '../../features/reports/ReportIcon';
 import type { SessionUser } from '../../features/session/store';
 import {
+  ArenaIcon,
   AuditIcon,
   DropsIcon,
   type IconProps,
@@ -70,6 +71,7 @@ export function navSectionsFor(loggedIn: boolean, user: SessionUser | null): Nav
         { to: '/admin/users', label: 'competition.nav.adminUsers', icon: UsersIcon },
         { to: '/admin/audit', label: 'moderation.nav', icon: AuditIcon },
         { to: '/admin/reports', label: 'reports.nav.admin', icon: ReportIcon },
+        { to: '/admin/arena', label: 'arena.nav', icon: ArenaIcon },
       ],
     });
   return sections;

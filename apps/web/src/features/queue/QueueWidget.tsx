@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { formatMmSs } from '../../ui/countdown';
 import { useNow } from '../../ui/useNow';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
+import { ArenaQueueButton } from '../arena';
 import { BannedNotice, useBan } from '../moderation/SanctionNotice';
 import { NotificationOptIn } from '../reach/acceptAlerts';
 import { useSession } from '../session/store';
@@ -148,6 +149,7 @@ export function QueueWidget() {
             </Button>
           )}
           {inQueue && !accepting && <NotificationOptIn sx={{ flexBasis: '100%' }} />}
+          {inQueue && !accepting && <ArenaQueueButton />}
           {!linked && (
             <Box id="queue-link-hint" sx={{ display: 'none' }}>
               {t('queue.linkFirst')}

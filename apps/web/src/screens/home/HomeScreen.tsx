@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { openVoiceLinkDialog } from '../../features/accounts/voiceLinkState';
+import { ArenaList } from '../../features/arena';
 import { useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
 
@@ -42,6 +43,7 @@ export function HomeScreen() {
             </Stack>
           </Paper>
         )}
+        <ArenaList />
         <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button component={RouterLink} to="/profile" variant="outlined">
             {t('screens.profile.title')}

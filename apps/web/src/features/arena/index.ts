@@ -1,0 +1,1 @@
+export { ArenaList, ArenaQueueButton } from './ArenaList';

@@ -1,0 +1,1 @@
+export { AdminArenaScreen as default } from './AdminArenaScreen';
