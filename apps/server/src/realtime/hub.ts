@@ -37,6 +37,9 @@ export type Ack = (reply: { ok: true; data?: unknown } | { ok: false; msg: Error
 
 export const userRoom = (userId: string) => `private:${userId}`;
 
+/** How long close() waits for running handlers to answer before it cuts the connections. */
+const DRAIN_MS = 5_000;
+
 export interface SocketHandlerOptions {
   /** Default true: only authenticated sockets may send this event. */
   auth?: boolean;
@@ -140,6 +143,9 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
   // other instances over Redis) finish before the Redis connections quit. A publish on a closed
   // connection is a rejection the Redis adapter never catches.
   const signingOut = new Set<Promise<void>>();
+  // Handlers still running: close() lets them answer (their acks) before it cuts the connections,
+  // so a rolling restart loses no acknowledgement of what it did.
+  const inFlight = new Set<Promise<void>>();
   const signOutTracked = (socket: AppSocket, what: string) => {
     const done = signOut(socket).catch((err) => opts.log.error({ err }, `${what} failed`));
     signingOut.add(done);
@@ -195,14 +201,18 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
           if (containsNul(args[0])) return refuse('INVALID_INPUT');
           const parsed = schema.safeParse(args[0]);
           if (!parsed.success) return refuse(keyOfZodIssues(parsed.error.issues));
-          try {
-            const data = await handler(socket, parsed.data);
-            ack?.({ ok: true, data });
-          } catch (err) {
-            if (err instanceof AppError) return refuse(err.key);
-            opts.log.error({ err, event }, 'socket handler failed');
-            refuse('ERROR');
-          }
+          const running = (async () => {
+            try {
+              const data = await handler(socket, parsed.data);
+              ack?.({ ok: true, data });
+            } catch (err) {
+              if (err instanceof AppError) return refuse(err.key);
+              opts.log.error({ err, event }, 'socket handler failed');
+              refuse('ERROR');
+            }
+          })();
+          inFlight.add(running);
+          await running.finally(() => inFlight.delete(running));
         });
       });
     },
@@ -234,6 +244,8 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       // connections are closed, without a Socket.IO disconnect packet: clients then see a lost
       // transport and reconnect by themselves (to another instance behind the proxy, or to this
       // one once it is back), whereas a server disconnect tells them to stay away.
+      const drained = Promise.allSettled([...inFlight]);
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
       io.engine.close();
       await new Promise((resolve) => setImmediate(resolve)); // disconnect handlers have started
       await Promise.allSettled([...signingOut]);
