@@ -38,7 +38,7 @@ test('e-mail journey: sign up, verify, link voice, log out and in, change and re
   await expect(page).toHaveURL(/\/signup$/);
   await expect(page.getByRole('heading', { name: 'Sign up' })).toBeVisible();
 
-  // Client rules of SPEC §5, with the shared texts.
+  // Client rules of docs/contract.md §5, with the shared texts.
   const form = page.getByRole('form', { name: 'Sign up with e-mail' });
   await form.getByRole('button', { name: 'Create account' }).click();
   await expect(form.getByText('This field is required')).toHaveCount(3);

@@ -1,6 +1,6 @@
 /**
- * Chat journey, part two (issue 6, SPEC §2 chat screen, §9 chat notifications and recorded audio):
- * desktop notifications follow SPEC §9 (a live message in a two-member room that is not open
+ * Chat journey, part two (issue 6, docs/contract.md §2 chat screen, §9 chat notifications and recorded audio):
+ * desktop notifications follow docs/contract.md §9 (a live message in a two-member room that is not open
  * shows one, with the sound for text only; the open room shows none); a voice message recorded from Chromium's fake microphone
  * arrives as a tagged mp3 'Recording-{timestamp}.mp3' that the other side can decode; rooms are
  * tagged favourite / low priority from the room list, and the tags survive a reload; on a phone
@@ -69,7 +69,7 @@ test('desktop notifications, a voice message as tagged mp3 and room tags', async
   await expect.poll(() => shownNotifications(b.page)).toEqual([{ title: ann.name, body: 'are you there?' }]);
   expect(await playedSounds(b.page)).toEqual(['retro.mp3']);
 
-  // An image also shows a notification, but only text messages play the sound (SPEC §9).
+  // An image also shows a notification, but only text messages play the sound (docs/contract.md §9).
   await aw
     .getByTestId('chat-file-input')
     .setInputFiles({ name: 'map.png', mimeType: 'image/png', buffer: TINY_PNG });

@@ -1,5 +1,5 @@
 /**
- * Chat journey (issue 6, SPEC §2 chat screen, §4 Chat, §5): two friends on the embedded Matrix
+ * Chat journey (issue 6, docs/contract.md §2 chat screen, §4 Chat, §5): two friends on the embedded Matrix
  * homeserver. A opens a direct chat with B from the friends sidebar, sends text, an image and a
  * reply; B sees them live with the typing indicator and an unread count that clears when read;
  * both post in the global room.

@@ -94,7 +94,7 @@ test.describe('at phone width (390x844)', () => {
 
 test.describe('with a stored session', () => {
   test.beforeEach(async ({ page, request }) => {
-    // A real token (any 401 logs out, SPEC §4); the stored user below is what this suite looks at,
+    // A real token (any 401 logs out, docs/contract.md §4); the stored user below is what this suite looks at,
     // so the profile refresh answers with it and the live socket (status updates) stays quiet.
     const { token } = await signUpByApi(request, newPlayerData('Shell'));
     const stored = {

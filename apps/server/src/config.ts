@@ -1,6 +1,6 @@
 /**
  * Every environment variable the server reads, parsed once with zod. Names and defaults are the
- * ones in ARCHITECTURE.md and the README's table; nothing else reads process.env.
+ * ones in docs/architecture.md and the README's table; nothing else reads process.env.
  */
 import path from 'node:path';
 import { z } from 'zod';

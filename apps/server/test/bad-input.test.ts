@@ -1,5 +1,5 @@
 /**
- * Robustness sweep over the whole HTTP API (SPEC §8): every /api route, collected as it registers,
+ * Robustness sweep over the whole HTTP API (docs/contract.md §8): every /api route, collected as it registers,
  * gets hostile input — wrong types, missing fields, bad JSON, huge strings, odd ids — and must
  * answer a catalogue key with a 4xx status, never a 500. Routes that need a session must refuse a
  * call without one (401), admin routes a player (403).
@@ -36,7 +36,7 @@ type JsonSchema = {
 
 const catalogue = new Set<string>(ERROR_KEYS);
 
-/** Routes anyone may call (SPEC §6, §7): sign-in flows, public pages' data, the game server's callbacks. */
+/** Routes anyone may call (docs/contract.md §6, §7): sign-in flows, public pages' data, the game server's callbacks. */
 const PUBLIC = new Set([
   'GET /api/health',
   'POST /api/register',

@@ -1,5 +1,5 @@
 /**
- * Robustness sweep over the socket handlers (SPEC §7, §8): every event a socket listens to, taken
+ * Robustness sweep over the socket handlers (docs/contract.md §7, §8): every event a socket listens to, taken
  * from a live server-side socket, gets garbage payloads over a real connection. Each refusal is an
  * ack `{ok: false, msg}` with a catalogue key (never ERROR, the socket's 500), and the server keeps
  * answering afterwards.
@@ -81,7 +81,7 @@ async function ack(socket: ClientSocket, event: string, payload: unknown): Promi
 }
 
 describe('socket handlers', () => {
-  it('listen to the events of SPEC §7 (the sweep below covers whatever is registered)', async () => {
+  it('listen to the events of docs/contract.md §7 (the sweep below covers whatever is registered)', async () => {
     const events = await registeredEvents();
     expect(events).toEqual(
       expect.arrayContaining(['queue-message', 'join-social', 'leave-social', 'join-match']),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LOCALES, MIN_PASSWORD_LENGTH, ROLES, VOICE_LINK_CODE_LENGTH } from './constants';
 
 /**
- * Accounts contract (SPEC §3 Profile/Session, §4 login and session, §7 account and profile calls):
+ * Accounts contract (docs/contract.md §3 Profile/Session, §4 login and session, §7 account and profile calls):
  * sign-up, login, token refresh, verification, password reset, profile, Steam and voice-server
  * linking. Server and web both import these schemas and types.
  */
@@ -21,7 +21,7 @@ export const localeSchema = z.enum(LOCALES);
 
 // --- Users as others see them, and the own profile ---
 
-/** A user as shown in lists, cards and friend items (SPEC §3 "User", without the live status). */
+/** A user as shown in lists, cards and friend items (docs/contract.md §3 "User", without the live status). */
 export const publicUserSchema = z.object({
   _id: z.string(),
   name: z.string().nullable(),
@@ -34,7 +34,7 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-/** The own profile (SPEC §3 "Profile"); also the `user` of a session. */
+/** The own profile (docs/contract.md §3 "Profile"); also the `user` of a session. */
 export const profileSchema = z.object({
   _id: z.string(),
   role: z.enum(ROLES),

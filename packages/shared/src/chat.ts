@@ -1,5 +1,5 @@
 /**
- * Chat on Matrix (SPEC §3, §4, §7): the credentials returned at login and the room naming rules
+ * Chat on Matrix (docs/contract.md §3, §4, §7): the credentials returned at login and the room naming rules
  * shared by the server (provisioning) and the web client (matrix-js-sdk).
  */
 import { z } from 'zod';
@@ -31,7 +31,7 @@ export const GLOBAL_ROOM_ALIAS_LOCALPART = 'global';
 export const globalRoomAlias = (serverName: string) => `#${GLOBAL_ROOM_ALIAS_LOCALPART}:${serverName}`;
 
 /**
- * Direct-chat alias (SPEC §3): the two product user ids sorted and joined with `_`, on the chat
+ * Direct-chat alias (docs/contract.md §3): the two product user ids sorted and joined with `_`, on the chat
  * server name. The client joins it, and when that fails creates a private direct room with this
  * alias (room_alias_name = the local part) and invites the friend.
  */
@@ -44,7 +44,7 @@ export const directRoomAlias = (a: string, b: string, serverName: string) =>
 /**
  * The two product user ids named by an alias local part of the direct-chat shape (`<id>_<id>`,
  * in any order and letter case, ids returned lower-case), else null. Such an alias may only be
- * created by one of the two users (SPEC §3): otherwise a third user could claim it first and
+ * created by one of the two users (docs/contract.md §3): otherwise a third user could claim it first and
  * read the "direct" chat or block it. The chat servers enforce this (embedded homeserver, and
  * scripts/synapse/openpug_synapse.py mirrors it for Synapse) and the web client checks the
  * room's creator after joining by alias.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listQuerySchema } from './list';
 
 /**
- * Competition contract (SPEC §1, §2, §3, §7): leaderboard, player stats and highlights, seasons,
+ * Competition contract (docs/contract.md §1, §2, §3, §7): leaderboard, player stats and highlights, seasons,
  * drops (catalogue, awards, engine settings), banners and sounds, admin role changes.
  */
 
@@ -157,7 +157,7 @@ export const dropItemSchema = z.object({
 });
 export type DropItem = z.infer<typeof dropItemSchema>;
 
-/** An awarded drop (SPEC §3 Drop: `_id`, `redeemed` — the only field an admin changes). */
+/** An awarded drop (docs/contract.md §3 Drop: `_id`, `redeemed` — the only field an admin changes). */
 export const dropSchema = z.object({
   _id: z.string(),
   dropId: z.string(),

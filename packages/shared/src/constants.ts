@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9. Server and web read them from here and nowhere else. */
+/** Business constants of docs/contract.md §9. Server and web read them from here and nowhere else. */
 
 export const PLAYERS_PER_MATCH = 10;
 export const ACCEPT_COUNTDOWN_MS = 30_000;

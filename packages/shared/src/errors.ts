@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Error catalogue of SPEC §8. Every refused call answers `{ errors: { msg: KEY } }` with one of
+ * Error catalogue of docs/contract.md §8. Every refused call answers `{ errors: { msg: KEY } }` with one of
  * these keys; the web shows the text in the user's language.
  */
 export const ERROR_TEXTS = {
@@ -28,7 +28,7 @@ export const ERROR_TEXTS = {
     STEAM_ALREADY_EXIST: 'An account linked to this game-platform account already exists',
     ID_MALFORMED: 'ID malformed',
     ERROR_WITH_FILTER: 'Error with filter',
-    // Keys added by openpug beyond the catalogue (ARCHITECTURE: add keys as needed).
+    // Keys added by openpug beyond the catalogue (docs/contract.md §8).
     INVALID_INPUT: 'Invalid input',
     MALFORMED_JSON: 'The request body is not valid JSON',
     PAYLOAD_TOO_LARGE: 'The request is too large',
@@ -183,7 +183,7 @@ export function errorBody(msg: ErrorKey): ErrorBody {
   return { errors: { msg } };
 }
 
-/** Client-side validation messages of SPEC §5, keyed by rule. */
+/** Client-side validation messages of docs/contract.md §5, keyed by rule. */
 export const VALIDATION_TEXTS = {
   en: {
     email: 'Valid email is required',

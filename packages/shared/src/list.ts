@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * List query of SPEC §7: built from a table's paging. Query-string values arrive as strings,
+ * List query of docs/contract.md §7: built from a table's paging. Query-string values arrive as strings,
  * so numbers are coerced; out-of-range values are refused, not clamped silently.
  */
 export const MAX_PAGE_SIZE = 100;

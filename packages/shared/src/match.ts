@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listQuerySchema } from './list';
 
 /**
- * Match room contract (SPEC §2 match page, §7; ARCHITECTURE "Match state shape"). MATCH_STATE and
+ * Match room contract (docs/contract.md §2 match page, §7; §3 "Match"). MATCH_STATE and
  * GET /api/match/:id carry `matchStateSchema`; `server.connect` only reaches participants.
  */
 export const matchStatuses = ['playerveto', 'mapveto', 'active', 'finished', 'cancelled'] as const;

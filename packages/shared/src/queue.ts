@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Queue and accept phase (SPEC §4 "Queue and match", §7 socket events). The client sends
+ * Queue and accept phase (docs/contract.md §4 "Queue and match", §7 socket events). The client sends
  * `queue-message {event}`; the server answers with the PUBLIC_/PRIVATE_QUEUE_* events below.
  */
 /** `decline` ends the running accept phase at once: the decliner leaves the queue, the rest keep their places. */

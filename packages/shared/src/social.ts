@@ -4,7 +4,7 @@ import { listQuerySchema } from './list';
 import { matchStatusValues, type UserStatus, userStatusSchema } from './status';
 
 /**
- * Social contract (SPEC §3, §4, §7): friends, friend requests, the player directory, the user
+ * Social contract (docs/contract.md §3, §4, §7): friends, friend requests, the player directory, the user
  * card and the live status events. Server and web both import these schemas and types.
  */
 
@@ -13,7 +13,7 @@ export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 export const idSchema = z.string().regex(ID_PATTERN, 'ID_MALFORMED');
 export const isId = (value: unknown): value is string => typeof value === 'string' && ID_PATTERN.test(value);
 
-/** Success message keys of SPEC §8 for the friend calls: answers carry `msg: KEY`. */
+/** Success message keys of docs/contract.md §8 for the friend calls: answers carry `msg: KEY`. */
 export const SUCCESS_TEXTS = {
   en: {
     REQUEST_SENT: 'Friend request created successfully',
@@ -50,7 +50,7 @@ export const userStatusPatchSchema = userStatusSchema
   });
 
 /**
- * The User of SPEC §3 as lists, cards and friend items show it. `stats.elo` is 200 when the user
+ * The User of docs/contract.md §3 as lists, cards and friend items show it. `stats.elo` is 200 when the user
  * has none; `rank` = 1 + number of users with a higher Elo; `status` is the live status object.
  */
 export const socialUserSchema = publicUserSchema.extend({
@@ -71,7 +71,7 @@ export const requestPartySchema = z.object({
   name: z.string().nullable(),
   avatar: z.string().nullable(),
 });
-/** Friend request of SPEC §3: requester {_id,name,avatar,steamUrl}, recipient {_id,name,avatar}. */
+/** Friend request of docs/contract.md §3: requester {_id,name,avatar,steamUrl}, recipient {_id,name,avatar}. */
 export const friendRequestSchema = z.object({
   _id: z.string(),
   requester: requestPartySchema.extend({ steamUrl: z.string().nullable() }),
@@ -118,7 +118,7 @@ export const removeFriendResponseSchema = z.object({
 export const idParamsSchema = z.object({ id: z.string() });
 export const userIdParamsSchema = z.object({ userId: z.string() });
 
-/** GET /api/users: the player directory (list query of SPEC §7). */
+/** GET /api/users: the player directory (list query of docs/contract.md §7). */
 export const USER_SORT_FIELDS = ['name', 'elo', 'createdAt'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 export const usersQuerySchema = listQuerySchema.extend({

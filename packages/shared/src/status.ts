@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The live user status object of SPEC §3 ("User status object"). The presence module owns it
+ * The live user status object of docs/contract.md §3 ("User status object"). The presence module owns it
  * and pushes it to friends; the queue, match and voice modules patch their flags.
  */
 export const matchStatusValues = ['playerveto', 'mapveto', 'active'] as const;

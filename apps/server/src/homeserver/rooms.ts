@@ -30,7 +30,7 @@ export function validAlias(hs: Homeserver, alias: string): boolean {
 }
 
 /**
- * A direct-chat alias (`#<id>_<id>`, SPEC §3) may only be created by one of the two users it
+ * A direct-chat alias (`#<id>_<id>`, docs/contract.md §3) may only be created by one of the two users it
  * names: else a third user could claim it first and read the "direct" chat, or block it. Synapse
  * runs the same rule in scripts/synapse/openpug_synapse.py; both answer 403 M_FORBIDDEN.
  */

@@ -1,5 +1,5 @@
 /**
- * Refusals: every refused call answers `{ errors: { msg: KEY } }` with a catalogue key (SPEC §8)
+ * Refusals: every refused call answers `{ errors: { msg: KEY } }` with a catalogue key (docs/contract.md §8)
  * and a fitting status. Never a stack trace, never a 500 for bad input.
  */
 import { ERROR_KEYS, type ErrorKey, errorBody } from '@openpug/shared';

@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: matrix-js-sdk event contents are inspected loosely.
 /**
  * matrix-js-sdk (43, with a Promise.withResolvers polyfill for Node 20) drives each homeserver
- * through the product's chat scenarios (SPEC §4 Chat, §7): DM by alias with create-and-invite
+ * through the product's chat scenarios (docs/contract.md §4 Chat, §7): DM by alias with create-and-invite
  * fallback, auto-join of invites, the six message types, replies, redactions, upload and
  * thumbnail, typing, receipts and unread counts, tags and scrollback.
  */
@@ -47,7 +47,7 @@ async function startClient(t: Target, u: MatrixUser): Promise<sdk.MatrixClient> 
   return client;
 }
 
-/** SPEC §4: join the room by the sorted-ids alias; if that fails, create it and invite the friend. */
+/** docs/contract.md §4: join the room by the sorted-ids alias; if that fails, create it and invite the friend. */
 async function openDirectRoom(client: sdk.MatrixClient, friendId: string): Promise<string> {
   const me = client.getUserId()!;
   const localpart = directRoomAliasLocalpart(me.slice(1).split(':')[0], friendId.slice(1).split(':')[0]);

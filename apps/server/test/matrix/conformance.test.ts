@@ -289,7 +289,7 @@ describe.each(targets())('Matrix C-S API on $name', (spec) => {
       expect(me.content).toMatchObject({ membership: 'invite', is_direct: true });
     });
 
-    it("only the two players may claim their direct-chat alias (openpug's rule, SPEC §3)", async () => {
+    it("only the two players may claim their direct-chat alias (openpug's rule, docs/contract.md §3)", async () => {
       const [a, b, c] = await Promise.all([
         registerProductUser(t),
         registerProductUser(t),

@@ -1,5 +1,5 @@
 /**
- * Navigation guard of SPEC §2: before every navigation, a login-required route without a token
+ * Navigation guard of docs/contract.md §2: before every navigation, a login-required route without a token
  * goes to `/`; any other navigation clears the error and success messages left by the previous
  * page. It runs as the loader of every route, so it sees the first load, links, back/forward and
  * redirects alike.

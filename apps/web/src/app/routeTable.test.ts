@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { flattenRoutes, isChatPath, ROUTE_TABLE, SCREEN_NAMES } from './routeTable';
 import { SCREEN_MODULES } from './screenModules';
 
-// SPEC §2 route table, row by row: path, name, login required.
+// docs/contract.md §2 route table, row by row: path, name, login required.
 const SPEC_ROUTES: [path: string, name: string | undefined, requiresAuth: boolean][] = [
   ['/', 'landing', false],
   ['/home', 'home', true],
@@ -29,14 +29,14 @@ const SPEC_ROUTES: [path: string, name: string | undefined, requiresAuth: boolea
   ['/reports', 'my-reports', true],
   ['/season1', 'season1', false],
   ['/settings', 'settings', true],
-  // Auth routes; SPEC §2 leaves their paths open.
+  // Auth routes; docs/contract.md §2 leaves their paths open.
   ['/login', 'login', false],
   ['/signup', 'signup', false],
   ['*', 'not found', false],
 ];
 
 describe('route table', () => {
-  it('is exactly the route table of SPEC §2', () => {
+  it('is exactly the route table of docs/contract.md §2', () => {
     expect(flattenRoutes().map((r) => [r.path, r.name, r.requiresAuth])).toEqual(SPEC_ROUTES);
   });
 
@@ -51,7 +51,7 @@ describe('route table', () => {
     ]);
   });
 
-  it('has a lazily loaded module for every screen of SPEC §2', () => {
+  it('has a lazily loaded module for every screen of docs/contract.md §2', () => {
     expect(Object.keys(SCREEN_MODULES).sort()).toEqual([...SCREEN_NAMES].sort());
     for (const route of flattenRoutes()) expect(SCREEN_NAMES).toContain(route.screen);
   });

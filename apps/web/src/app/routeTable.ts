@@ -1,5 +1,5 @@
 /**
- * The route table of SPEC §2 as plain data: what the router is built from and what the tests
+ * The route table of docs/contract.md §2 as plain data: what the router is built from and what the tests
  * check. Paths are absolute (children included) so they read like the spec.
  */
 
@@ -83,7 +83,7 @@ export const ROUTE_TABLE: RouteEntry[] = [
   { path: '/leaderboard', name: 'leaderboard', requiresAuth: false, screen: 'leaderboard' },
   { path: '/match/:matchId', name: 'match', requiresAuth: false, screen: 'match' },
   { path: '/admin/drops', name: 'admin-drops', requiresAuth: true, screen: 'admin-drops' },
-  // SPEC §2 names an `admin` screen (the users table) without a path.
+  // docs/contract.md §2 names an `admin` screen (the users table) without a path.
   { path: '/admin/users', name: 'admin', requiresAuth: true, screen: 'admin' },
   { path: '/admin/audit', name: 'admin-audit', requiresAuth: true, screen: 'admin-audit' },
   { path: '/admin/reports', name: 'admin-reports', requiresAuth: true, screen: 'admin-reports' },
@@ -91,7 +91,7 @@ export const ROUTE_TABLE: RouteEntry[] = [
   { path: '/reports', name: 'my-reports', requiresAuth: true, screen: 'my-reports' },
   { path: '/season1', name: 'season1', requiresAuth: false, screen: 'season1' },
   { path: '/settings', name: 'settings', requiresAuth: true, screen: 'settings' },
-  // The auth routes (SPEC §2: their paths are not shown). Logout and the sidebar's Login go to /login.
+  // The auth routes (docs/contract.md §2: their paths are not shown). Logout and the sidebar's Login go to /login.
   { path: '/login', name: 'login', requiresAuth: false, screen: 'login' },
   { path: '/signup', name: 'signup', requiresAuth: false, screen: 'signup' },
   { path: '*', name: 'not found', requiresAuth: false, screen: 'notfound' },

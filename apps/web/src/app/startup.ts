@@ -1,5 +1,5 @@
 /**
- * Start-up order of SPEC §2: the locale first (texts must be right from the first paint), then
+ * Start-up order of docs/contract.md §2: the locale first (texts must be right from the first paint), then
  * the auto login from a stored token, then the version check when it is due. The check runs in
  * the background; the app renders without waiting for it.
  */

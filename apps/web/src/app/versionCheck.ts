@@ -1,5 +1,5 @@
 /**
- * Update check (SPEC §4 App update): when the stored next-check time is due, fetch /version.json,
+ * Update check (docs/contract.md §4 App update): when the stored next-check time is due, fetch /version.json,
  * set the next check 120 minutes ahead, and reload when the deployed version is newer than the one
  * this tab runs. The next time is stored before reloading so a reload can never loop.
  */

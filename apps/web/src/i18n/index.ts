@@ -1,7 +1,7 @@
 /**
  * The i18next instance. The app's own texts live in en.json / de.json and are loaded on demand,
  * one language at a time, so the first load carries only the language in use. The error
- * catalogue (SPEC §8) and validation messages (SPEC §5) come from @openpug/shared and are merged
+ * catalogue (docs/contract.md §8) and validation messages (docs/contract.md §5) come from @openpug/shared and are merged
  * in here: error keys at the top level (the server sends bare keys such as `BAD_TOKEN`),
  * validation messages under `validation.`.
  */

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { setErrorMessage, useAppState } from '../features/app-state/store';
 
 /**
- * The persistent red error list (SPEC §8): stays until Close (or the next navigation) so a
+ * The persistent red error list (docs/contract.md §8): stays until Close (or the next navigation) so a
  * failure is never missed. Each entry is an error key translated to the current language.
  */
 export function ErrorListDialog() {

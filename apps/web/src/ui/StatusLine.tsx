@@ -9,7 +9,7 @@ import { useNow } from './useNow';
 const TONE_COLOUR = { busy: tokens.accent, online: tokens.success, away: tokens.textMuted } as const;
 
 /**
- * The reusable status line of SPEC §2: one line in priority order (arena, queue, lobby, game,
+ * The reusable status line of docs/contract.md §2: one line in priority order (arena, queue, lobby, game,
  * online, last seen) with icons for a voice-server link, the arena and the queue.
  */
 export function StatusLine({ status, dense = false }: { status: UserStatus; dense?: boolean }) {

@@ -1,5 +1,5 @@
 /**
- * Countdown timer (SPEC §2): mm:ss to a deadline, ticking every second, highlighted in the last
+ * Countdown timer (docs/contract.md §2): mm:ss to a deadline, ticking every second, highlighted in the last
  * 10 seconds. Arithmetic in ./countdown.
  */
 import { formatMmSs, isUrgent, secondsLeft } from './countdown';

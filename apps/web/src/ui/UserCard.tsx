@@ -11,7 +11,7 @@ import { StatusLine } from './StatusLine';
 import { tokens } from './tokens';
 import { UserAvatar } from './UserAvatar';
 
-/** The user as cards show it (SPEC §3 User); Elo shows as 200 when missing. */
+/** The user as cards show it (docs/contract.md §3 User); Elo shows as 200 when missing. */
 export interface CardUser {
   _id: string;
   name: string | null;
@@ -136,7 +136,7 @@ export function CardButtons({
 }
 
 /**
- * The user card of SPEC §2: avatar, name, status, Elo and rank, recent results as W/L letters,
+ * The user card of docs/contract.md §2: avatar, name, status, Elo and rank, recent results as W/L letters,
  * the game-platform link, Profile and the friend buttons that fit the relation (none for
  * yourself; Add Friend only when there is neither a friendship nor a pending request).
  */

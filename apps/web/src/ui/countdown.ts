@@ -1,4 +1,4 @@
-/** Countdown arithmetic shared by every timer (SPEC §2: mm:ss, highlighted in the last 10 s, 1 s tick). */
+/** Countdown arithmetic shared by every timer (docs/contract.md §2: mm:ss, highlighted in the last 10 s, 1 s tick). */
 
 /** Whole seconds from `now` to `deadline` (never negative; rounds up so 0.2 s left still shows 0:01). */
 export function secondsLeft(deadline: number, now: number): number {

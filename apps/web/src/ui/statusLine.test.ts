@@ -10,7 +10,7 @@ const status = (
   return { ...base, ...patch, match: { ...base.match, ...patch.match } };
 };
 
-describe('status line priority (SPEC §2)', () => {
+describe('status line priority (docs/contract.md §2)', () => {
   const everything = status({
     online: true,
     inArena: true,

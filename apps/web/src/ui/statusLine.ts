@@ -1,5 +1,5 @@
 /**
- * The status line of SPEC §2 as data: which line a user status shows, in the spec's priority
+ * The status line of docs/contract.md §2 as data: which line a user status shows, in the spec's priority
  * order, with the score and a relative time in the interface language ("5 minutes ago",
  * "vor 5 Minuten").
  */

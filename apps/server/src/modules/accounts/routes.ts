@@ -1,5 +1,5 @@
 /**
- * Accounts HTTP API (SPEC §4, §7): sign-up, login, token refresh, e-mail verification, password
+ * Accounts HTTP API (docs/contract.md §4, §7): sign-up, login, token refresh, e-mail verification, password
  * reset, the own profile and settings, and voice-server (TeamSpeak) linking.
  *
  * Status codes of refusals: 400 WRONG_CREDENTIALS (login: unknown e-mail or wrong password, the

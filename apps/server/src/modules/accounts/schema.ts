@@ -1,7 +1,7 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * Accounts: one row per player, with the Profile fields of SPEC §3. Other modules keep their own
+ * Accounts: one row per player, with the Profile fields of docs/contract.md §3. Other modules keep their own
  * tables and reference users.id; the accounts module owns writes to this table (other modules
  * change a user through its service functions).
  */

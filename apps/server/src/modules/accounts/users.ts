@@ -1,5 +1,5 @@
 /**
- * Accounts: user rows → the shapes of SPEC §3, and the one way to change a user (`updateUser`,
+ * Accounts: user rows → the shapes of docs/contract.md §3, and the one way to change a user (`updateUser`,
  * which also pushes `privateUserUpdate` to the user's sockets). Re-exported by service.ts, which
  * is what other modules import.
  */

@@ -1,7 +1,7 @@
 /**
  * Bearer-token guard. `request.userId` is set for a valid token; routes that need a user add
  * `onRequest: requireAuth` (or `preValidation`), so an unauthenticated call is a 401 before its body is validated. An invalid or expired token on such a route is a 401, which the
- * web answers by logging out (SPEC §8).
+ * web answers by logging out (docs/contract.md §8).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../lib/errors';

@@ -1,5 +1,5 @@
 /**
- * Chat module (SPEC §1, §3, §7): Matrix accounts for every user, the global and match rooms, the
+ * Chat module (docs/contract.md §1, §3, §7): Matrix accounts for every user, the global and match rooms, the
  * `matrix` credentials at login (through the accounts module's provider hook) and
  * GET /api/users/matrixavatar/:sender. Service functions in ./service.ts; the embedded homeserver
  * itself lives in src/homeserver.

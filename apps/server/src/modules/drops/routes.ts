@@ -1,5 +1,5 @@
 /**
- * Drops REST (SPEC §7) and the drop engine:
+ * Drops REST (docs/contract.md §7) and the drop engine:
  * - admin: GET /api/drops (catalogue, paged), GET /api/drops/awards (awarded drops, paged),
  *   POST /api/drops/ (201 SAVED_SUCCESSFULLY), PATCH /api/drops/:id {redeemed} (an awarded drop;
  *   the only field), DELETE /api/drops/:id (hides a catalogue item; DELETED_SUCCESSFULLY),

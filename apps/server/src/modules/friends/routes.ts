@@ -1,5 +1,5 @@
 /**
- * Friends module: the friend calls of SPEC §7 (`/api/friends…`), the socket events
+ * Friends module: the friend calls of docs/contract.md §7 (`/api/friends…`), the socket events
  * `join-social` / `leave-social`, and joining friends' social rooms when a socket signs in.
  */
 import {

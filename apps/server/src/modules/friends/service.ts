@@ -1,5 +1,5 @@
 /**
- * Friends: friend requests and friendships (SPEC §3 Friend, Friend request; §4 Friend request).
+ * Friends: friend requests and friendships (docs/contract.md §3 Friend, Friend request; §4 Friend request).
  *
  * One row per unordered pair of users in friend_requests: pending (accepted = false) or a
  * friendship (accepted = true). Every change is pushed to both users' private rooms so all their

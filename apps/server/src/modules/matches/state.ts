@@ -1,4 +1,4 @@
-/** Builds MATCH_STATE (ARCHITECTURE "Match state shape") and list summaries from stored rows. */
+/** Builds MATCH_STATE (docs/contract.md §3 "Match") and list summaries from stored rows. */
 import type {
   MatchConnect,
   MatchPlayer,

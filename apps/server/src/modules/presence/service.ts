@@ -1,5 +1,5 @@
 /**
- * Presence: owns each user's live status object (SPEC §3 "User status object") and its delivery.
+ * Presence: owns each user's live status object (docs/contract.md §3 "User status object") and its delivery.
  *
  * - Online while at least one authenticated socket of the user is open (any instance: the count
  *   comes from the socket hub, which asks every instance through the Redis adapter); when the last

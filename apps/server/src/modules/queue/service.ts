@@ -4,7 +4,7 @@
  * on PGlite transactions are serial anyway): nobody is in two accept phases, a match always gets
  * exactly the ten accepted players, and entries/deadlines survive a restart.
  *
- * Rules (SPEC §4): joining needs a voice link and a profile name (with the MatchZy game-server
+ * Rules (docs/contract.md §4): joining needs a voice link and a profile name (with the MatchZy game-server
  * provider also a linked Steam account) and is refused while queued or in a live match; the
  * first ten in queue order get an accept phase (deadline ACCEPT_TIMEOUT_MS, job `queue.accept`);
  * all ten ready → a match; at the deadline the unaccepted leave the queue (PRIVATE_QUEUE_KICK),

@@ -1,6 +1,6 @@
 import { bigint, pgTable, text } from 'drizzle-orm/pg-core';
 
-/** Seasons (SPEC §2 season1): a named window; standings count finished matches inside it. */
+/** Seasons (docs/contract.md §2 season1): a named window; standings count finished matches inside it. */
 export const seasons = pgTable('seasons', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),

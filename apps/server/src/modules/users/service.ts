@@ -1,5 +1,5 @@
 /**
- * Users as other players see them: the SocialUser shape of SPEC §3 (friend items, directory rows,
+ * Users as other players see them: the SocialUser shape of docs/contract.md §3 (friend items, directory rows,
  * the user card). Reads users only through the accounts service; adds rank and live status.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The global layout of SPEC §2: navigation sidebar, the screen, the friends area (logged in only)
+ * The global layout of docs/contract.md §2: navigation sidebar, the screen, the friends area (logged in only)
  * and the app-wide dialogs. Chat routes show the screen alone (no sidebars, queue widget or
  * match-result dialog). Everything here is plain React + CSS; MUI parts load lazily.
  */

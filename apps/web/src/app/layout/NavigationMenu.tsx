@@ -1,5 +1,5 @@
 /**
- * The navigation sidebar's content (SPEC §2 Sidebar), shared by the docked sidebar and the phone
+ * The navigation sidebar's content (docs/contract.md §2 Sidebar), shared by the docked sidebar and the phone
  * drawer. Plain React + CSS: it is part of the first paint.
  */
 import type { ReactNode } from 'react';
@@ -89,7 +89,7 @@ function MatchLobbyButton({ matchId }: { matchId: string }) {
   );
 }
 
-/** Visitors: log in (the login screen: Steam popup or e-mail), and the notifications bell, which does nothing yet (SPEC §2). */
+/** Visitors: log in (the login screen: Steam popup or e-mail), and the notifications bell, which does nothing yet (docs/contract.md §2). */
 function GuestActions() {
   const { t } = useTranslation();
   const navigate = useNavigate();

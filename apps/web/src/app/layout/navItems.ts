@@ -35,7 +35,7 @@ export interface NavSection {
 }
 
 /**
- * The sidebar of SPEC §2 in groups: the player's pages; then "Account" (settings; the menu adds
+ * The sidebar of docs/contract.md §2 in groups: the player's pages; then "Account" (settings; the menu adds
  * Log out there); then, for admins only, "Admin" with its own entries and icons.
  */
 export function navSectionsFor(loggedIn: boolean, user: SessionUser | null): NavSection[] {

@@ -1,5 +1,5 @@
 /**
- * The layout's account dialogs (SPEC §2 global layout): the name dialog while the logged-in user
+ * The layout's account dialogs (docs/contract.md §2 global layout): the name dialog while the logged-in user
  * has no name, and the voice-server link dialog when something opens it. Both load on first use.
  */
 import { Suspense } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The voice-link code input (SPEC §5): one box per digit (4), typing moves on, Backspace moves
+ * The voice-link code input (docs/contract.md §5): one box per digit (4), typing moves on, Backspace moves
  * back, a pasted code fills all boxes. `onComplete` fires once all boxes hold a digit.
  */
 import Box from '@mui/material/Box';

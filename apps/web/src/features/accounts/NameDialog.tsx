@@ -1,5 +1,5 @@
 /**
- * The name dialog (SPEC §4): shown while the logged-in user has no name (a fresh Steam account).
+ * The name dialog (docs/contract.md §4): shown while the logged-in user has no name (a fresh Steam account).
  * Save is disabled while the field is empty; a failed save marks the field, with no message.
  */
 

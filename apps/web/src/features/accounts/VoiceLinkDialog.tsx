@@ -1,5 +1,5 @@
 /**
- * The voice-server link dialog (SPEC §4 Profile links): pick your own identity from the live list
+ * The voice-server link dialog (docs/contract.md §4 Profile links): pick your own identity from the live list
  * (refreshed every 5 s while unlinked), the bot sends a 4-digit code to it, enter the code
  * (submitted when all boxes are filled). A wrong code marks the input as error.
  */

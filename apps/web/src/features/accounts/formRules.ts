@@ -1,5 +1,5 @@
 /**
- * Client-side form rules of SPEC §5 on top of the shared zod schemas (nothing declared twice):
+ * Client-side form rules of docs/contract.md §5 on top of the shared zod schemas (nothing declared twice):
  * empty required fields say `validation.required` (or `validation.password`), and the schema's
  * server keys turn into the spec's client texts (EMAIL_IS_NOT_VALID → validation.email,
  * PASSWORD_TOO_SHORT_MIN_5 → validation.min, PASSWORDS_DONT_MATCH → validation.confirmed).

@@ -1,5 +1,5 @@
 /**
- * Session rules of SPEC §4 that belong to the accounts feature (first-paint safe: no MUI, no zod):
+ * Session rules of docs/contract.md §4 that belong to the accounts feature (first-paint safe: no MUI, no zod):
  *
  * - `completeLogin(response)`: stores user, token, matrix and the token expiry (login, Steam login,
  *   sign-up); the socket module connects and authenticates by itself when the token appears.

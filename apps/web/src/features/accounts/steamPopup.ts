@@ -1,5 +1,5 @@
 /**
- * The Steam popup flow (SPEC §4 game-platform login): open GET /api/steam in a popup (600 wide,
+ * The Steam popup flow (docs/contract.md §4 game-platform login): open GET /api/steam in a popup (600 wide,
  * at least 630 high), wait for its `postMessage`, accepted only from our own origin (and only
  * from the popup we opened), then log in or link with the signed ticket.
  */

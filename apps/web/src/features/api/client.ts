@@ -1,5 +1,5 @@
 /**
- * The one way the web app talks HTTP to the server (SPEC §7, §8).
+ * The one way the web app talks HTTP to the server (docs/contract.md §7, §8).
  *
  * - Base `/api`; JSON in and out; `Accept-Language` from the stored locale.
  * - `Authorization: Bearer <token>` on every call except the public auth calls below.
@@ -14,7 +14,7 @@ import { logout, useSession } from '../session/store';
 
 export const API_BASE = '/api';
 
-/** Calls that must never carry the bearer token (SPEC §7). */
+/** Calls that must never carry the bearer token (docs/contract.md §7). */
 const PUBLIC_PATHS = ['/login', '/forgot', '/register', '/reset'];
 
 /** Generous, so slow servers still answer; a hung request must not spin the loading dialog forever. */
@@ -24,7 +24,7 @@ export class ApiError extends Error {
   constructor(
     /** HTTP status; 0 when no response arrived. */
     readonly status: number,
-    /** Error key (SPEC §8) or the raw body text. */
+    /** Error key (docs/contract.md §8) or the raw body text. */
     readonly key: string,
     readonly body: unknown,
   ) {

@@ -9,5 +9,5 @@ export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
 });
 
-// The server localises some data: a language change drops the cache (SPEC §4 Locale).
+// The server localises some data: a language change drops the cache (docs/contract.md §4 Locale).
 i18n.on('languageChanged', () => void queryClient.resetQueries());

@@ -17,7 +17,7 @@ export interface SuccessMessage {
 export interface AppState {
   showLoading: boolean;
   showErrorMessage: boolean;
-  /** i18n keys (usually error keys of SPEC §8), oldest first. */
+  /** i18n keys (usually error keys of docs/contract.md §8), oldest first. */
   errorMessage: string[];
   successMessage: SuccessMessage | null;
 }

@@ -1,5 +1,5 @@
 /**
- * One chat room (SPEC §2 Chat screen): banner, timeline grouped by day and sender, load more,
+ * One chat room (docs/contract.md §2 Chat screen): banner, timeline grouped by day and sender, load more,
  * empty/loading texts, scroll-down button, typing indicator and composer. Used by the floating
  * window, the /chat/:chatId route and the match page (variant 'match': no day headers, no close
  * button, no auto-scroll).
@@ -60,7 +60,7 @@ function useRoomVersion(room: Room | null): number {
 }
 
 /**
- * Read marker at most once every 10 s on activity (SPEC §9): the first activity marks at once, a
+ * Read marker at most once every 10 s on activity (docs/contract.md §9): the first activity marks at once, a
  * later one within the 10 s is sent when the window ends.
  */
 function useReadMarker(room: Room | null): () => void {

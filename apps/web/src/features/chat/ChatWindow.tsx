@@ -1,5 +1,5 @@
 /**
- * The floating chat window (SPEC §2 Global layout): draggable by its banner and resizable from its
+ * The floating chat window (docs/contract.md §2 Global layout): draggable by its banner and resizable from its
  * corner, 400×360 by default and at least 300×240, always kept inside the viewport. Shows the
  * open room, or the room list (all rooms grouped favourite / other / low priority, newest first;
  * each room's menu tags it favourite or low priority).

@@ -1,5 +1,5 @@
 /**
- * The composer (SPEC §2, §5 chat sending): 'Type a message ...', emoji picker, file upload, pasted
+ * The composer (docs/contract.md §2, §5 chat sending): 'Type a message ...', emoji picker, file upload, pasted
  * files, voice recorder (when there is no text), send (when there is text or an attachment) and
  * reply-to. Text is trimmed, empty text is not sent, and nothing is sent twice at once.
  */
@@ -108,7 +108,7 @@ export function Composer({
       }
       onSent();
     } catch (err) {
-      // Chat send failures are only logged (SPEC §8).
+      // Chat send failures are only logged (docs/contract.md §8).
       console.error('[chat] send failed', err);
     } finally {
       sending.current = false;
@@ -242,8 +242,8 @@ export function Composer({
 }
 
 /**
- * Voice recorder (SPEC §9): records with MediaRecorder, then hands over the tagged mp3
- * 'Recording-{timestamp}.mp3' (see voice.ts). Microphone failures are only logged (SPEC §8); if the
+ * Voice recorder (docs/contract.md §9): records with MediaRecorder, then hands over the tagged mp3
+ * 'Recording-{timestamp}.mp3' (see voice.ts). Microphone failures are only logged (docs/contract.md §8); if the
  * browser cannot decode its own recording, the recording is kept in its original format.
  */
 function VoiceRecorder({ onRecorded }: { onRecorded: (file: File) => void }) {

@@ -1,6 +1,6 @@
 /**
  * The match page's chat panel: the match's room (#match_<matchId>, players are its members), with
- * no day headers, no close button and no auto-scroll (SPEC §2). Non-members see "not available".
+ * no day headers, no close button and no auto-scroll (docs/contract.md §2). Non-members see "not available".
  */
 import { matchRoomAliasLocalpart } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-/** Media from the authenticated media API, and the image viewer (SPEC §2: zoom step 0.25, 0.1–10, rotate, reset). */
+/** Media from the authenticated media API, and the image viewer (docs/contract.md §2: zoom step 0.25, 0.1–10, rotate, reset). */
 import Dialog from '@mui/material/Dialog';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';

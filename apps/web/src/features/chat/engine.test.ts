@@ -2,7 +2,7 @@ import { ConnectionError, MatrixError } from 'matrix-js-sdk';
 import { describe, expect, it } from 'vitest';
 import { rejectsCredentials } from './engine';
 
-describe('chat login failures (SPEC §8: a chat login failure logs out)', () => {
+describe('chat login failures (docs/contract.md §8: a chat login failure logs out)', () => {
   it('treats a refused token as a login failure', () => {
     expect(
       rejectsCredentials(new MatrixError({ errcode: 'M_UNKNOWN_TOKEN', error: 'Unknown token' }, 401)),

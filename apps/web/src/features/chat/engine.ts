@@ -1,5 +1,5 @@
 /**
- * The messaging-server client (SPEC §4 Chat, §7 Messaging server client) on matrix-js-sdk. This
+ * The messaging-server client (docs/contract.md §4 Chat, §7 Messaging server client) on matrix-js-sdk. This
  * module is only ever loaded through a dynamic import (see ./ChatRuntime), so the SDK is never
  * part of the landing route's initial JavaScript.
  */
@@ -62,7 +62,7 @@ export function rejectsCredentials(err: unknown): boolean {
 }
 
 /**
- * Sign-in with the stored token (SPEC §4): checks the token with the server, then marks the client
+ * Sign-in with the stored token (docs/contract.md §4): checks the token with the server, then marks the client
  * logged in and starts syncing. A chat login failure (the server refusing the token) logs out.
  */
 export function startChat(creds: MatrixSession): Promise<MatrixClient | null> {
@@ -113,13 +113,13 @@ function wire(c: MatrixClient): void {
       refreshRooms();
     }
   });
-  // Invited rooms are joined automatically (SPEC §4).
+  // Invited rooms are joined automatically (docs/contract.md §4).
   c.on(RoomMemberEvent.Membership, (_event, member) => {
     if (member.userId === me && member.membership === 'invite')
       void c.joinRoom(member.roomId).catch((err) => console.error('[chat] auto-join failed', err));
     refreshRooms();
   });
-  // Room-level events refresh the rooms and the notification counts (SPEC §4).
+  // Room-level events refresh the rooms and the notification counts (docs/contract.md §4).
   c.on(RoomEvent.Timeline, (event, room, toStartOfTimeline, _removed, data) => {
     refreshRooms();
     if (room && !toStartOfTimeline && data?.liveEvent) notify(c, event, room);
@@ -174,7 +174,7 @@ export function roomDisplayName(room: Room): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Resolves a chat id to a joined room (SPEC §4): a room id is joined if absent; `global` and
+ * Resolves a chat id to a joined room (docs/contract.md §4): a room id is joined if absent; `global` and
  * other alias local parts are joined by alias; a direct-chat id (two sorted product ids) joins by
  * that alias and, when the join fails, creates the private direct room and invites the friend.
  * The room is then awaited up to 10 times, 1 s apart; after that the failure is only logged.
@@ -217,8 +217,8 @@ export async function loadRoom(chatId: string): Promise<Room | null> {
 }
 
 /**
- * Direct room with another product user (SPEC §4): join by alias, else create private + invite.
- * A room joined by alias must have been created by one of the two (SPEC §3): a room someone else
+ * Direct room with another product user (docs/contract.md §4): join by alias, else create private + invite.
+ * A room joined by alias must have been created by one of the two (docs/contract.md §3): a room someone else
  * put under the alias is left again and the load fails (logged by loadRoom).
  */
 export async function openDirectRoom(otherProductId: string): Promise<string> {
@@ -252,7 +252,7 @@ export async function openDirectRoom(otherProductId: string): Promise<string> {
 
 /**
  * Tags a room favourite or low priority, or removes the tag. The two are exclusive, as in other
- * Matrix clients: setting one removes the other. Failures are only logged, like sends (SPEC §8).
+ * Matrix clients: setting one removes the other. Failures are only logged, like sends (docs/contract.md §8).
  */
 export async function setRoomTag(roomId: string, tag: RoomTag, on: boolean): Promise<void> {
   const c = client;
@@ -270,7 +270,7 @@ export async function setRoomTag(roomId: string, tag: RoomTag, on: boolean): Pro
   }
 }
 
-/** Desktop notification and sound for a live message (SPEC §9). */
+/** Desktop notification and sound for a live message (docs/contract.md §9). */
 function notify(c: MatrixClient, event: MatrixEvent, room: Room): void {
   if (event.getType() !== EventType.RoomMessage || event.getSender() === c.getUserId()) return;
   const open =
@@ -294,7 +294,7 @@ function notify(c: MatrixClient, event: MatrixEvent, room: Room): void {
       useChat.setState({ chatOpen: true, chatId: room.roomId });
     };
   } catch {
-    // Unsupported desktop notifications are silently skipped (SPEC §8).
+    // Unsupported desktop notifications are silently skipped (docs/contract.md §8).
   }
 }
 
@@ -312,7 +312,7 @@ const mediaCache = new Map<string, Promise<string>>();
 
 /**
  * Media from the authenticated media API as a blob URL: the browser cannot add the access token
- * to an <img src>, so the file is fetched with it (SPEC §7 media URL conversion; thumbnails
+ * to an <img src>, so the file is fetched with it (docs/contract.md §7 media URL conversion; thumbnails
  * default to 64 px, cropped).
  */
 export function mediaBlobUrl(

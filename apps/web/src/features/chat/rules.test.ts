@@ -14,7 +14,7 @@ import {
   zoomBy,
 } from './rules';
 
-describe('link cleaning (SPEC §5)', () => {
+describe('link cleaning (docs/contract.md §5)', () => {
   it('drops quote lines and escapes angle brackets', () => {
     expect(cleanMessageHtml('> <@a:x> hi\n\nthanks <b>bold</b>')).toBe('thanks &lt;b&gt;bold&lt;/b&gt;');
   });
@@ -51,7 +51,7 @@ describe('emoji-only sizing', () => {
 });
 
 describe('typing texts', () => {
-  it('follows SPEC §2', () => {
+  it('follows docs/contract.md §2', () => {
     expect(typingText([])).toBeNull();
     expect(typingText(['Ann'])).toEqual({ key: 'chat.typing.one', params: { name: 'Ann' } });
     expect(typingText(['Ann', 'Bob'])).toEqual({
@@ -126,7 +126,7 @@ describe('rooms and notifications', () => {
   it('keeps only rooms with unread > 0 in the notifications map', () => {
     expect(notificationsMap([r('a', 0, [], 2), r('b', 0, [], 0)])).toEqual({ a: 2 });
   });
-  it('applies the desktop-notification rules of SPEC §9', () => {
+  it('applies the desktop-notification rules of docs/contract.md §9', () => {
     const base = {
       now: 100_000,
       eventTs: 95_000,

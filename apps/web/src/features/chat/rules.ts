@@ -1,12 +1,12 @@
 /**
- * The chat's pure rules (SPEC §2 Chat screen, §3 Chat, §4 Chat, §5 chat sending/display, §9):
+ * The chat's pure rules (docs/contract.md §2 Chat screen, §3 Chat, §4 Chat, §5 chat sending/display, §9):
  * link cleaning, emoji-only sizing, typing texts, timeline grouping, room groups, the
  * notifications map, desktop-notification rules and the attachment msgtype. No matrix-js-sdk
  * here, so these stay cheap to import and easy to test.
  */
 import { matrixUserId } from '@openpug/shared';
 
-/** SPEC §9 chat constants. */
+/** docs/contract.md §9 chat constants. */
 export const CHAT = {
   windowWidth: 400,
   windowHeight: 360,
@@ -27,7 +27,7 @@ export const CHAT = {
   zoomMax: 10,
 } as const;
 
-/** The message types the timeline displays (SPEC §5). */
+/** The message types the timeline displays (docs/contract.md §5). */
 export const DISPLAYED_MSGTYPES = ['m.text', 'm.notice', 'm.image', 'm.file', 'm.audio', 'm.video'] as const;
 export type DisplayedMsgtype = (typeof DISPLAYED_MSGTYPES)[number];
 
@@ -62,7 +62,7 @@ const segmenter = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.
 const EMOJI_GRAPHEME = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3)/u;
 
 /**
- * Emoji-only sizing (SPEC §5): the number of emoji when the text is only emoji (and spaces),
+ * Emoji-only sizing (docs/contract.md §5): the number of emoji when the text is only emoji (and spaces),
  * else 0. One emoji is shown big, more than one in the normal emoji style.
  */
 export function emojiOnlyCount(text: string): number {
@@ -73,7 +73,7 @@ export function emojiOnlyCount(text: string): number {
   return graphemes.length;
 }
 
-/** Typing indicator text as an i18n key and its parameters (SPEC §2), null when nobody types. */
+/** Typing indicator text as an i18n key and its parameters (docs/contract.md §2), null when nobody types. */
 export function typingText(names: string[]): {
   key: 'chat.typing.one' | 'chat.typing.two' | 'chat.typing.many';
   params: Record<string, unknown>;
@@ -91,7 +91,7 @@ const LINK =
   /\[([^\]\n]+)\]\(((?:https?:\/\/|\/)[^\s)]*)\)|\b((?:https?:\/\/|www\.)[^\s<>"]+[^\s<>".,;:!?'")\]])/gi;
 
 /**
- * Display cleaning of a text message (SPEC §5 Text links), returning HTML: lines starting with a
+ * Display cleaning of a text message (docs/contract.md §5 Text links), returning HTML: lines starting with a
  * quote marker are removed (reply fallbacks), angle brackets (and &, ") are escaped, bare http(s)
  * and www addresses become links opening in a new tab (http:// added when there is no scheme),
  * and markdown links with a relative or http(s) target become links too.
@@ -143,8 +143,8 @@ const localDay = (ts: number) => {
 };
 
 /**
- * Groups a timeline by local day, then by consecutive sender (SPEC §2). A sender group is kept
- * only if it contains a room message (SPEC §5), and a day only if one of its groups is kept.
+ * Groups a timeline by local day, then by consecutive sender (docs/contract.md §2). A sender group is kept
+ * only if it contains a room message (docs/contract.md §5), and a day only if one of its groups is kept.
  */
 export function groupTimeline<E extends GroupableEvent>(events: E[]): DayGroup<E>[] {
   const days: DayGroup<E>[] = [];
@@ -176,7 +176,7 @@ export interface RoomSummary {
 export const ROOM_TAGS = { favourite: 'm.favourite', lowPriority: 'm.lowpriority' } as const;
 export type RoomTag = (typeof ROOM_TAGS)[keyof typeof ROOM_TAGS];
 
-/** Rooms grouped into all, favourite, lowPriority and other, each newest activity first (SPEC §3). */
+/** Rooms grouped into all, favourite, lowPriority and other, each newest activity first (docs/contract.md §3). */
 export function groupRooms<R extends RoomSummary>(
   rooms: R[],
 ): { all: R[]; favourite: R[]; lowPriority: R[]; other: R[] } {
@@ -189,7 +189,7 @@ export function groupRooms<R extends RoomSummary>(
   return { all, favourite, lowPriority, other };
 }
 
-/** Room name → total unread count, only rooms above 0 (SPEC §4). */
+/** Room name → total unread count, only rooms above 0 (docs/contract.md §4). */
 export function notificationsMap(rooms: Pick<RoomSummary, 'name' | 'unread'>[]): Record<string, number> {
   const map: Record<string, number> = {};
   for (const r of rooms) if (r.unread > 0) map[r.name] = r.unread;
@@ -197,7 +197,7 @@ export function notificationsMap(rooms: Pick<RoomSummary, 'name' | 'unread'>[]):
 }
 
 /**
- * SPEC §9: a desktop notification is ignored if the event is older than 10 s, in the currently
+ * docs/contract.md §9: a desktop notification is ignored if the event is older than 10 s, in the currently
  * open room, or in a room with more than 2 members. A sound plays only for text messages.
  */
 export function notificationFor(input: {
@@ -215,14 +215,14 @@ export function notificationFor(input: {
   return { show, sound: show && input.msgtype === 'm.text' };
 }
 
-/** Zoom of the image viewer after a step (SPEC §2: step 0.25, 0.1–10). */
+/** Zoom of the image viewer after a step (docs/contract.md §2: step 0.25, 0.1–10). */
 export function zoomBy(zoom: number, direction: 1 | -1): number {
   const next = Math.round((zoom + direction * CHAT.zoomStep) * 100) / 100;
   return Math.min(CHAT.zoomMax, Math.max(CHAT.zoomMin, next));
 }
 
 /**
- * Whether a room joined by a direct-chat alias is the two players' own (SPEC §3): its creator (the
+ * Whether a room joined by a direct-chat alias is the two players' own (docs/contract.md §3): its creator (the
  * m.room.create sender) must be one of them. Defence in depth against a third user who claimed the
  * alias first on a chat server without openpug's alias rule.
  */

@@ -2,7 +2,7 @@
  * What other features use from chat, without loading matrix-js-sdk: the global room's unread
  * count and opening a direct or the global chat. On wide screens chats open in the floating
  * window; on phones they open on the /chat/:chatId route. The direct-chat id is the alias local
- * part of SPEC §3 (the two user ids sorted and joined), resolved by the chat feature.
+ * part of docs/contract.md §3 (the two user ids sorted and joined), resolved by the chat feature.
  */
 import { directRoomAliasLocalpart, GLOBAL_ROOM_ALIAS_LOCALPART } from '@openpug/shared';
 import { useCallback } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Chat state (SPEC §3 Chat): chats (room summaries), chatOpen, the open chat, notifications
+ * Chat state (docs/contract.md §3 Chat): chats (room summaries), chatOpen, the open chat, notifications
  * (room name → total unread, only > 0), matrixLoggedIn and matrixSynched. Plain zustand with no
  * matrix-js-sdk import, so the friends sidebar can read unread counts without loading the SDK.
  */

@@ -47,7 +47,7 @@ function mpegFrames(bytes: Uint8Array): { count: number; sampleRate: number; kbp
   return { count, sampleRate, kbps };
 }
 
-describe('voice recordings (SPEC §9: tagged mp3, Recording-{timestamp})', () => {
+describe('voice recordings (docs/contract.md §9: tagged mp3, Recording-{timestamp})', () => {
   it('names the recording after its timestamp', () => {
     expect(recordingName(1_763_000_000_000)).toBe('Recording-1763000000000');
   });

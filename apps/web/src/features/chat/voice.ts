@@ -1,5 +1,5 @@
 /**
- * Voice messages (SPEC §9: "Recorded audio: tagged mp3, named Recording-{timestamp}").
+ * Voice messages (docs/contract.md §9: "Recorded audio: tagged mp3, named Recording-{timestamp}").
  * Browsers record webm/ogg, so the recording is decoded to PCM with Web Audio and encoded to MP3
  * with lamejs (pure JS, loaded only when a recording is stopped), behind an ID3v2.3 tag.
  */

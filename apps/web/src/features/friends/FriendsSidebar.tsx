@@ -1,5 +1,5 @@
 /**
- * The right-hand friends sidebar (SPEC §2 Friends sidebar): the own card, the global chat entry,
+ * The right-hand friends sidebar (docs/contract.md §2 Friends sidebar): the own card, the global chat entry,
  * tabs for friends (online / offline with counts), received requests (red dot), sent requests
  * and a name search, the add-friends button, and a context menu per item. On narrow screens the
  * layout shows the same component in a drawer.

@@ -1,5 +1,5 @@
 /**
- * The friend calls of SPEC §7 as the sidebar, the user card and the search screen use them. Each
+ * The friend calls of docs/contract.md §7 as the sidebar, the user card and the search screen use them. Each
  * answer updates the store right away (the live event that follows is idempotent) and shows the
  * server's success text.
  */
@@ -17,7 +17,7 @@ import { useSession } from '../session/store';
 import { type Relation, relationTo } from './state';
 import { dispatchFriends, useFriendsStore } from './store';
 
-/** The server's success keys (SPEC §8) come with their texts from @openpug/shared. */
+/** The server's success keys (docs/contract.md §8) come with their texts from @openpug/shared. */
 function showSuccess(key: SuccessKey): void {
   const locale = i18n.language === 'de' ? 'de' : 'en';
   if (!i18n.exists(key)) i18n.addResource(locale, 'translation', key, SUCCESS_TEXTS[locale][key]);

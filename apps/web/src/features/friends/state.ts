@@ -1,5 +1,5 @@
 /**
- * The friends state of SPEC §3/§4 as pure functions: friends, received and sent requests kept as
+ * The friends state of docs/contract.md §3/§4 as pure functions: friends, received and sent requests kept as
  * separate lists, each without duplicates. The store (./store.ts) applies them to the REST
  * answers and to every live socket event; the unit tests call them directly.
  */
@@ -106,7 +106,7 @@ export function groupFriends(friends: readonly Friend[]): { online: Friend[]; of
   };
 }
 
-/** The friend search of SPEC §2: case-insensitive substring of the name, minimum length 1. */
+/** The friend search of docs/contract.md §2: case-insensitive substring of the name, minimum length 1. */
 export function filterByName<T extends { name: string | null }>(list: readonly T[], query: string): T[] {
   const needle = query.trim().toLocaleLowerCase();
   if (needle.length < 1) return [...list];

@@ -1,5 +1,5 @@
 /**
- * Keeps the friends store in step with the server (SPEC §4 Friend request, §7 socket events):
+ * Keeps the friends store in step with the server (docs/contract.md §4 Friend request, §7 socket events):
  * loads friends, requests and the own card after login and after every (re)authentication,
  * applies each live event, and joins / leaves the friends' social channels. Started once by the
  * first mounted friends sidebar; it follows the session and the socket by itself.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveStartupLocale, storedLocale } from './storage';
 
-describe('start-up locale (SPEC §2)', () => {
+describe('start-up locale (docs/contract.md §2)', () => {
   it('uses the stored locale first', () => {
     expect(resolveStartupLocale('de', 'en-US')).toBe('de');
     expect(resolveStartupLocale('en', 'de-DE')).toBe('en');

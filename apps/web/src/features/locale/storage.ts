@@ -7,7 +7,7 @@ export function isLocale(value: unknown): value is Locale {
 }
 
 /**
- * Start-up rule of SPEC §2: the stored locale, else the browser language's first two letters when
+ * Start-up rule of docs/contract.md §2: the stored locale, else the browser language's first two letters when
  * we have that language, else English.
  */
 export function resolveStartupLocale(stored: string | null, browserLanguage: string | undefined): Locale {

@@ -1,4 +1,4 @@
-/** The after-match result dialog (SPEC §4 step 6): victory or defeat, the real Elo change and the new Elo. */
+/** The after-match result dialog (docs/contract.md §4 step 6): victory or defeat, the real Elo change and the new Elo. */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';

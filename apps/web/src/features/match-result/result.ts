@@ -1,6 +1,6 @@
 import type { MatchResultPayload } from '@openpug/shared';
 
-/** What the result dialog says (SPEC §4 step 6): the real Elo change, signed, and the new Elo. */
+/** What the result dialog says (docs/contract.md §4 step 6): the real Elo change, signed, and the new Elo. */
 export function describeResult(result: Pick<MatchResultPayload, 'victory' | 'oldElo' | 'newElo'>): {
   key: 'matchResult.win' | 'matchResult.loss';
   change: number;

@@ -1,5 +1,5 @@
 /**
- * The QR dialog (SPEC §1, §2, §9): a 200 px QR code of the mobile queue address with the user id
+ * The QR dialog (docs/contract.md §1, §2, §9): a 200 px QR code of the mobile queue address with the user id
  * and a one-time login token (POST /api/mobile/link; never the session token). The QR encoder
  * (`qrcode`) loads only when the dialog opens. A fresh code is fetched each time it opens and
  * when the last one expires.

@@ -1,4 +1,4 @@
-/** Accept phase, aborted-game and timeout dialogs (SPEC §4 "Queue and match", steps 3–5). */
+/** Accept phase, aborted-game and timeout dialogs (docs/contract.md §4 "Queue and match", steps 3–5). */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';

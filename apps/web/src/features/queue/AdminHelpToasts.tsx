@@ -1,4 +1,4 @@
-/** Admin help (SPEC §4): a persistent toast per request with name, message, room link and a sound. */
+/** Admin help (docs/contract.md §4): a persistent toast per request with name, message, room link and a sound. */
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';

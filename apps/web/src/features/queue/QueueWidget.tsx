@@ -1,5 +1,5 @@
 /**
- * The queue widget (SPEC §4 "Queue and match"): Play / Leave with the public count and the time
+ * The queue widget (docs/contract.md §4 "Queue and match"): Play / Leave with the public count and the time
  * in queue, the accept dialog (not dismissable, n/10 ready, countdown, looping sound), the kick
  * and timeout dialogs, the Steam dialog when joining needs a Steam account (MatchZy servers),
  * navigation to the match room on start. Also hosts the admins' help toasts.

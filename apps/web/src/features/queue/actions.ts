@@ -1,4 +1,4 @@
-/** Queue calls and the server events that drive the widget (SPEC §4 "Queue and match"). */
+/** Queue calls and the server events that drive the widget (docs/contract.md §4 "Queue and match"). */
 import type { QueueAck, QueueMessage, QueueState } from '@openpug/shared';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
 import { api } from '../api';

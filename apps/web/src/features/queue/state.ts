@@ -1,5 +1,5 @@
 /**
- * The queue widget's state (SPEC §4 "Queue and match"): in queue or not, the public count, the
+ * The queue widget's state (docs/contract.md §4 "Queue and match"): in queue or not, the public count, the
  * running accept phase and the kick/timeout notices. `queueReducer` is pure (unit-tested); the
  * zustand store applies it to the server's events.
  */
@@ -116,5 +116,5 @@ export function dispatchQueue(action: QueueAction): void {
   useQueue.setState((s) => queueReducer(s, action), true);
 }
 
-/** Timeout dialog auto-close (SPEC §9). */
+/** Timeout dialog auto-close (docs/contract.md §9). */
 export const TIMEOUT_DIALOG_MS = 8000;

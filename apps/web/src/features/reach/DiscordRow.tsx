@@ -1,5 +1,5 @@
 /**
- * Settings row: Discord (SPEC §4). Unlinked: get a one-time code and the `/link <code>` command to
+ * Settings row: Discord (docs/contract.md §4). Unlinked: get a one-time code and the `/link <code>` command to
  * type in the community's Discord; the row turns linked by itself (live user update). Linked: the
  * Discord id and unlink (discord.UNLINKED), and a warning when Discord refused the last direct
  * message because the player does not accept DMs (GET /api/profile/discord → dmFailedAt).

@@ -1,5 +1,5 @@
 /**
- * Settings row: WhatsApp (SPEC §4). Unlinked: number → code sent over WhatsApp → confirm. Linked:
+ * Settings row: WhatsApp (docs/contract.md §4). Unlinked: number → code sent over WhatsApp → confirm. Linked:
  * the number, the notification toggle (whatsApp.ENABLED / DISABLED from the server's reply) and
  * unlink. Validation uses the shared phone schema. When WhatsApp reported that it could not reach
  * the number (GET /api/profile/whatsAppStatus → paused), a warning says so and offers to link the

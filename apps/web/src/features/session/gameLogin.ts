@@ -1,7 +1,7 @@
 import { STEAM_POPUP } from '@openpug/shared';
 
 /**
- * Opens the game-platform login popup (SPEC §4: 600 wide, at least 630 high). The accounts feature
+ * Opens the game-platform login popup (docs/contract.md §4: 600 wide, at least 630 high). The accounts feature
  * listens for the popup's message and completes the login with `saveSession`.
  */
 export function openGameLoginPopup(): Window | null {

@@ -1,6 +1,6 @@
 /**
  * The logged-in session: token, user record and messaging-server credentials, mirrored in
- * localStorage so a reload logs the user straight back in (SPEC §3 Session, §4 Login and session).
+ * localStorage so a reload logs the user straight back in (docs/contract.md §3 Session, §4 Login and session).
  * The accounts feature calls `saveSession` after a successful login; everything else only reads.
  */
 import type { Role } from '@openpug/shared';

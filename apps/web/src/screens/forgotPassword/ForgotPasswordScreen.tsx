@@ -1,5 +1,5 @@
 /**
- * /forgot (SPEC §4): asks for the reset link. A 200 sets resetEmailSent and shows the message
+ * /forgot (docs/contract.md §4): asks for the reset link. A 200 sets resetEmailSent and shows the message
  * with the e-mail address, with no timeout. The answer is the same whether or not the account exists.
  */
 

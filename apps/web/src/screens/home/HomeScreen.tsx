@@ -1,5 +1,5 @@
 /**
- * Home (SPEC §2): the welcome, and a notice to verify the account through the e-mail link while
+ * Home (docs/contract.md §2): the welcome, and a notice to verify the account through the e-mail link while
  * it is unverified. A player without a voice identity is pointed to the link dialog.
  */
 import Alert from '@mui/material/Alert';

@@ -1,5 +1,5 @@
 /**
- * Login (SPEC §4): Steam through the popup, or e-mail and password. Both store the session and go
+ * Login (docs/contract.md §4): Steam through the popup, or e-mail and password. Both store the session and go
  * to /home; a Steam account without a name then gets the name dialog (layout).
  */
 

@@ -1,5 +1,5 @@
 /**
- * The match room (/match/:matchId, public; SPEC §2 match page). Header with both captains and the
+ * The match room (/match/:matchId, public; docs/contract.md §2 match page). Header with both captains and the
  * countdown; lobby (team columns, pick pool), map veto, active (map, score, connect/GOTV), finished
  * and cancelled views; scoreboard tab; help button; match chat. Browser tab title "Match Page".
  */

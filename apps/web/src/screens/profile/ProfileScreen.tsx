@@ -1,5 +1,5 @@
 /**
- * /profile (SPEC §2, §4): name and e-mail (a new address must be verified again), and the
+ * /profile (docs/contract.md §2, §4): name and e-mail (a new address must be verified again), and the
  * password change with current, new and confirm fields.
  */
 

@@ -1,5 +1,5 @@
 /**
- * /reset/:id (SPEC §4): a new password and its confirmation. 200 hides the inputs and shows
+ * /reset/:id (docs/contract.md §4): a new password and its confirmation. 200 hides the inputs and shows
  * 'Password changed successfully'; 404 (link unknown or used) also hides them.
  */
 import Alert from '@mui/material/Alert';

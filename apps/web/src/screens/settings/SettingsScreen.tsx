@@ -1,5 +1,5 @@
 /**
- * /settings (SPEC §2, §4): banner (from the unlocked banners), notification sound with preview,
+ * /settings (docs/contract.md §2, §4): banner (from the unlocked banners), notification sound with preview,
  * language, and the linked accounts: Steam (popup) and the voice server (link dialog / unlink).
  * Discord and WhatsApp add their rows in the marked slots below (LinkedAccountRow).
  */

@@ -1,5 +1,5 @@
 /**
- * Sign-up (SPEC §4): name, e-mail, password, confirm password. On 201 the session is stored and
+ * Sign-up (docs/contract.md §4): name, e-mail, password, confirm password. On 201 the session is stored and
  * the app goes to /home; the server sends the verification e-mail in the chosen language.
  */
 

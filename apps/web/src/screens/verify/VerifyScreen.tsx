@@ -1,5 +1,5 @@
 /**
- * /verify/:id (SPEC §4): posts the id from the e-mail link once; 200 sets emailVerified to the
+ * /verify/:id (docs/contract.md §4): posts the id from the e-mail link once; 200 sets emailVerified to the
  * returned value, marks the stored user verified and shows 'E-mail verified successfully'.
  */
 import Alert from '@mui/material/Alert';
