@@ -4,9 +4,9 @@ import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 /**
  * Persisted deadlines (docs/architecture.md, "How a deadline (job) flows"): every countdown is
  * an absolute deadline stored in the database; a restart re-arms it; it fires at most once, on
- * one instance. `id` is
- * `<kind>:<key>`, so scheduling the same deadline twice is a no-op. A job is done once `firedAt`
- * is set — by the instance that claimed it (`claimedBy`) or by a cancellation ('cancelled').
+ * one instance. `id` is `<kind>:<key>`, so scheduling the same deadline twice is a no-op. A job
+ * is done once `firedAt` is set — by the instance that claimed it (`claimedBy`) or by a
+ * cancellation ('cancelled'). Done rows are pruned a day later (scheduler.ts).
  */
 export const jobs = pgTable(
   'jobs',
