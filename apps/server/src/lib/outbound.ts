@@ -80,8 +80,18 @@ export interface OutboundRequest {
   timeoutMs: number;
 }
 
-/** Sends one request to a user-given URL under the policy; resolves with the status code. */
-export function postToUserUrl(raw: string, req: OutboundRequest, policy: OutboundPolicy): Promise<number> {
+export interface OutboundAnswer {
+  status: number;
+  /** The Retry-After header, if any (a 429's or 503's wait). */
+  retryAfter: string | undefined;
+}
+
+/** Sends one request to a user-given URL under the policy; resolves with the status and Retry-After. */
+export function postToUserUrl(
+  raw: string,
+  req: OutboundRequest,
+  policy: OutboundPolicy,
+): Promise<OutboundAnswer> {
   const url = checkUserUrl(raw, policy);
   const exempt = allowed(url, policy);
   const client = url.protocol === 'https:' ? https : http;
@@ -96,7 +106,8 @@ export function postToUserUrl(raw: string, req: OutboundRequest, policy: Outboun
       },
       (res) => {
         res.resume(); // the body is not needed; a 3xx is answered as it is, never followed
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        const retryAfter = res.headers['retry-after'];
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter }));
         res.on('error', reject);
       },
     );

@@ -27,7 +27,9 @@ export interface FakeBrowser {
   decrypt(body: Buffer): unknown;
 }
 
-export async function startFakePushService(options: { status?: () => number } = {}) {
+export async function startFakePushService(
+  options: { status?: () => number; retryAfter?: () => string | undefined } = {},
+) {
   const received: ReceivedPush[] = [];
   const browsers = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
   let url = '';
@@ -101,7 +103,8 @@ export async function startFakePushService(options: { status?: () => number } = 
       vapid: await checkVapid(req.headers.authorization),
       payload,
     });
-    res.writeHead(options.status?.() ?? 201);
+    const retryAfter = options.retryAfter?.();
+    res.writeHead(options.status?.() ?? 201, retryAfter ? { 'retry-after': retryAfter } : {});
     res.end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -19,6 +19,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { pushSubscriptions } from '../../db/schema';
+import { withRetries } from '../notify/deliver';
 import { COUNT_BROADCAST_MS, joinQueue, leaveQueue } from '../queue/service';
 import { startFakePushService } from './fake-push';
 import { loadVapidKeys, sendPush, vapidKeys, vapidSubject } from './push';
@@ -155,6 +156,35 @@ describe('Web Push', () => {
       k: keys.publicKey,
     });
     expect(got.payload).toEqual({ type: 'game-found', title: 'Game found!' });
+  });
+
+  it('follows the push service: 429 waits its Retry-After, another 4xx is not retried', async () => {
+    const answers: number[] = [];
+    const script = { statuses: [429, 201], retryAfter: '1' };
+    const service = await startFakePushService({
+      status: () => {
+        const next = script.statuses.shift() ?? 201;
+        answers.push(next);
+        return next;
+      },
+      retryAfter: () => (answers.at(-1) === 429 ? script.retryAfter : undefined),
+    });
+    try {
+      const browser = service.browser();
+      const sub = { endpoint: browser.endpoint, p256dh: browser.keys.p256dh, auth: browser.keys.auth };
+      const config = { ...t.app.ctx.config, OUTBOUND_ALLOW: [new URL(service.url).host] };
+      const send = () => sendPush(config, vapidKeys(t.app.ctx), sub, { type: 'game-found' }, 30);
+      const started = Date.now();
+      expect(await withRetries(t.app.ctx, 'push test', send, { warn: () => {} })).toBe(true);
+      expect(answers).toEqual([429, 201]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900); // Retry-After: 1 (seconds)
+      script.statuses = [400, 201];
+      answers.length = 0;
+      expect(await withRetries(t.app.ctx, 'push test', send, { warn: () => {} })).toBe(false);
+      expect(answers).toEqual([400]);
+    } finally {
+      await service.close();
+    }
   });
 
   it('stores, replaces and removes subscriptions of the caller; refuses bad ones', async () => {

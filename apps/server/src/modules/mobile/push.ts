@@ -13,7 +13,7 @@ import webpush from 'web-push';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { BlockedAddressError, postToUserUrl } from '../../lib/outbound';
+import { BlockedAddressError, type OutboundAnswer, postToUserUrl } from '../../lib/outbound';
 import { findUsersByIds } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
 import { pushSubscriptions, vapidKeyPair } from './schema';
@@ -84,9 +84,9 @@ export async function sendPush(
       contentEncoding: 'aes128gcm',
     },
   );
-  let status: number;
+  let answer: OutboundAnswer;
   try {
-    status = await postToUserUrl(
+    answer = await postToUserUrl(
       details.endpoint,
       {
         method: details.method,
@@ -101,8 +101,28 @@ export async function sendPush(
     if (err instanceof BlockedAddressError) throw new GoneError(err.message);
     throw err;
   }
+  const { status } = answer;
+  // RFC 8030 §7.3 / the push services' docs: 404 and 410 mean the subscription is gone.
   if (status === 404 || status === 410) throw new GoneError(`push endpoint gone (${status})`);
-  if (status < 200 || status >= 300) throw new Error(`push service answered ${status}`);
+  if (status >= 200 && status < 300) return;
+  // RFC 8030 §8.4: a push service that is overloaded answers 429 and may say when to come back.
+  if (status === 429 || status === 503)
+    throw Object.assign(new Error(`push service answered ${status}`), {
+      retryAfterMs: retryAfterMs(answer.retryAfter),
+    });
+  // Other 4xx (a bad VAPID signature, a payload too large, a malformed request): no retry helps.
+  throw Object.assign(new Error(`push service answered ${status}`), {
+    permanent: status >= 400 && status < 500,
+  });
+}
+
+/** Retry-After in seconds or as an HTTP date → milliseconds (undefined: use the normal back-off). */
+function retryAfterMs(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
 const keysOf = new WeakMap<AppContext, VapidKeys>();
