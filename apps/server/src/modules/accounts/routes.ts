@@ -42,6 +42,7 @@ import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { requireAuth } from '../auth/guard';
 import { unlocksOf } from '../drops/service';
+import { deliverInBackground } from '../notify/deliver';
 import { VoiceIdentityNotConnectedError } from '../voice/types';
 import { accountMail, voiceCodeMessage } from './mails';
 import { consumeOneTimeId, issueOneTimeId, peekOneTimeId, voidOneTimeIds } from './onetime';
@@ -114,11 +115,18 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
     const path = kind === 'reset' ? 'reset' : 'verify';
     const link = `${ctx.config.PUBLIC_URL}/${path}/${id}`;
+    const mail = accountMail(kind, localeOf(row.locale), link, email, row.id, row.name);
+    if (ctx.mailer.kind === 'smtp') {
+      // Through the notifiers' delivery policy: in the background (a slow or unreachable mail
+      // server must not hold or undo the sign-up), retried with back-off, each attempt logged once
+      // without the address or link, failures counted in /metrics (channel email).
+      deliverInBackground(ctx, `email ${kind}`, () => ctx.mailer.send(mail));
+      return;
+    }
     try {
-      await ctx.mailer.send(accountMail(kind, localeOf(row.locale), link, email, row.id, row.name));
+      await ctx.mailer.send(mail); // the dev outbox: stored at once, readable right away
     } catch (err) {
-      // A mail server hiccup must not undo the sign-up; the user can ask again (forgot / change).
-      log.error({ err, kind }, 'sending account e-mail failed');
+      log.error({ err, kind }, 'storing account e-mail failed');
     }
   };
 

@@ -47,7 +47,7 @@ export function metricsOf(ctx: AppContext): AppMetrics | undefined {
   return byContext.get(ctx);
 }
 
-const CHANNELS = new Set(['whatsapp', 'discord', 'push']);
+const CHANNELS = new Set(['whatsapp', 'discord', 'push', 'email']);
 
 /** A bounded label for an error: `http_4xx`/`http_5xx`, `timeout`, `network` or `error`. */
 export function failureReason(err: unknown): string {
