@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Homeserver } from '../context';
-import { mxInvalidParam } from '../errors';
+import { mxInvalidParam, mxNotFound } from '../errors';
 import { auth, params, query } from '../http';
 import { loadMedia, storeMedia, thumbnail } from '../media';
 
@@ -48,8 +48,14 @@ export const mediaRoutes =
     };
     app.get('/client/v1/media/download/:serverName/:mediaId', authed);
     app.get('/client/v1/media/download/:serverName/:mediaId/:fileName', authed);
-    app.get('/media/v3/download/:serverName/:mediaId', download);
-    app.get('/media/v3/download/:serverName/:mediaId/:fileName', download);
+    // The legacy unauthenticated path served any upload to whoever had its mxc id. Synapse with
+    // authenticated media (enable_authenticated_media, on by default since 1.120) answers 404
+    // M_NOT_FOUND there for such media, and so does this server: clients use /client/v1/media.
+    const legacy = async () => {
+      throw mxNotFound('Not found');
+    };
+    app.get('/media/v3/download/:serverName/:mediaId', legacy);
+    app.get('/media/v3/download/:serverName/:mediaId/:fileName', legacy);
 
     app.get('/client/v1/media/thumbnail/:serverName/:mediaId', async (req, reply) => {
       await auth(hs, req);
