@@ -1,6 +1,6 @@
 """openpug's rules for Synapse, as a Synapse module (Module API; tested with Synapse 1.163).
 
-A direct-chat alias is `#<product id>_<product id>:<server>` (SPEC §3): the web client joins a
+A direct-chat alias is `#<product id>_<product id>:<server>` (docs/contract.md §3): the web client joins a
 direct chat by that alias and creates the room under it when the join fails. A third user who
 claimed such an alias first would get the two players' "direct" chat, or block it. So an alias
 whose local part has the direct-chat shape may only be created (createRoom `room_alias_name`,

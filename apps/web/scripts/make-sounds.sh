@@ -1,7 +1,7 @@
 #!/bin/sh
 # Generates the notification sounds in apps/web/public/sounds with sox (needs libsox-fmt-mp3:
 # `apt-get install -y sox libsox-fmt-mp3`). Short, quiet, mono 44.1 kHz MP3s; retro.mp3 is the
-# default sound (SPEC §9). Re-run after changing a recipe; the files are committed.
+# default sound (docs/contract.md §9). Re-run after changing a recipe; the files are committed.
 set -eu
 out="$(dirname "$0")/../public/sounds"
 mkdir -p "$out"

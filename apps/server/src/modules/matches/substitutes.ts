@@ -13,7 +13,7 @@
  * deadline; an offer nobody takes in time cancels the match with NO_SHOW (no Elo change, the
  * players are free again, the server is freed).
  */
-import type { TeamKey, UserStatusPatch } from '@openpug/shared';
+import { ELO_DEFAULT, type TeamKey, type UserStatusPatch } from '@openpug/shared';
 import { and, eq, inArray, isNull, like } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
@@ -279,7 +279,7 @@ export function takeSubstituteSlot(
         name: user.name ?? 'player',
         avatar: user.avatar ?? null,
         steamId: user.steamId ?? null,
-        elo: user.elo ?? 200,
+        elo: user.elo ?? ELO_DEFAULT,
       });
       await tx
         .delete(matchEvents)

@@ -5,7 +5,7 @@
  *
  * `installMetrics` runs on the root instance before the feature modules register, so its
  * onResponse hook times every route; the `route` label is the Fastify route pattern
- * (`/api/matches/:id`), never the raw URL, and `unmatched` for requests no route took.
+ * (`/api/match/:id`), never the raw URL, and `unmatched` for requests no route took.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { count, isNull, min } from 'drizzle-orm';

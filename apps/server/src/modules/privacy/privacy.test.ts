@@ -309,6 +309,32 @@ describe.each(modes)('privacy on $name', ({ name, env }) => {
     await db().delete(queueEntries).where(eq(queueEntries.userId, me.id));
   });
 
+  it('refuses while the player is banned: deleting would free the address for a new account', async () => {
+    const me = await fullUser();
+    const admin = await createTestUser(t.app, { role: 'ADMIN' });
+    const now = t.app.ctx.clock.now();
+    await db()
+      .insert(sanctions)
+      .values({
+        id: randomUUID(),
+        userId: me.id,
+        kind: 'ban',
+        reason: 'cheating',
+        createdBy: admin.id,
+        startsAt: now - 1_000,
+        endsAt: now + 3_600_000,
+      });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/privacy/delete',
+      headers: bearer(me),
+      payload: { password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ errors: { msg: 'BANNED' } });
+    expect(await db().select().from(users).where(eq(users.id, me.id))).toHaveLength(1);
+  });
+
   it('deletes the account: personal data gone, matches kept as "Deleted player", sessions and chat ended, mail sent', async () => {
     const { me, friend, matchId, chat } = await playerWithHistory();
     const [before] = await db().select().from(users).where(eq(users.id, me.id));

@@ -11,7 +11,8 @@
  * - is confirmed by the current password, or — for an account without one (Steam sign-in only) —
  *   by a fresh ticket of the Steam sign-in popup for the linked Steam account (5 minutes valid,
  *   signed by us). A typed name would prove nothing a stolen session cannot do;
- * - is refused while the player is in the queue or a live match (ACCOUNT_DELETE_BUSY);
+ * - is refused while the player is in the queue or a live match (ACCOUNT_DELETE_BUSY), or banned
+ *   (BANNED: deleting would free the e-mail address for a new account at once);
  * - redacts the player's chat messages and deactivates their Matrix account first; when the chat
  *   server fails, nothing else changes (CHAT_UNAVAILABLE) and the player can try again;
  * - sends a confirmation e-mail to the address on file, then removes the `users` row. Every table
@@ -35,7 +36,7 @@ import { asc, eq, inArray, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { inTransaction, logOf } from '../../jobs';
-import { AppError, badRequest, conflict } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden } from '../../lib/errors';
 import { userRoom } from '../../realtime/hub';
 import { users } from '../accounts/schema';
 import { findUsersByIds, rankOfUser, toProfile, type UserRow, verifyPassword } from '../accounts/service';
@@ -48,6 +49,7 @@ import { outbox } from '../mail/schema';
 import { matches, matchPlayers } from '../matches/schema';
 import { findLiveMatchId } from '../matches/service';
 import { pushSubscriptions } from '../mobile/schema';
+import { activeSanction } from '../moderation/sanctions';
 import { sanctions } from '../moderation/schema';
 import { queueCooldowns, queueEntries } from '../queue/schema';
 import { verifySteamTicket } from '../steam/ticket';
@@ -253,6 +255,9 @@ export async function deleteAccount(ctx: AppContext, row: UserRow, body: Privacy
   await confirmDeletion(ctx, row, body);
   const [queued] = await ctx.db.select().from(queueEntries).where(eq(queueEntries.userId, id));
   if (queued || (await findLiveMatchId(ctx.db, id))) throw conflict('ACCOUNT_DELETE_BUSY');
+  // Deleting frees the e-mail address and takes the sanctions with the account: a banned player
+  // could sign up again at once. The ban runs its course first (an admin can lift it).
+  if (await activeSanction(ctx, ctx.db, id, 'ban')) throw forbidden('BANNED');
 
   try {
     await eraseChatAccount(ctx, id);
