@@ -68,6 +68,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     SIM_ROUND_MS: '5',
     // Tests write matches and users straight into the database: the leaderboard reads them anew.
     RANKING_REFRESH_MS: '0',
+    // No arena polling unless a test asks for it: its job would fire in every clock advance.
+    ARENA_POLL_MS: '0',
     ...overrides,
   });
 }
