@@ -10,7 +10,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
@@ -23,7 +22,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { setSuccessMessage } from '../app-state';
-import { DURATION_UNITS, type DurationUnit, durationMinutes, formatDateTime } from './rules';
+import { DurationFields } from './DurationFields';
+import { type DurationUnit, durationMinutes, formatDateTime } from './rules';
 
 export interface SanctionTarget {
   _id: string;
@@ -133,34 +133,13 @@ function SanctionForm({ userId }: { userId: string }) {
         <Typography variant="body2" color="text.secondary">
           {t(`moderation.dialog.explain.${kind}`)}
         </Typography>
-        <Stack direction="row" spacing={1}>
-          {unit !== 'permanent' && (
-            <TextField
-              size="small"
-              type="number"
-              label={t('moderation.dialog.amount')}
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              error={minutes === null}
-              slotProps={{ htmlInput: { min: 1, step: 1 } }}
-              sx={{ width: 110 }}
-            />
-          )}
-          <TextField
-            select
-            size="small"
-            label={t('moderation.dialog.unit')}
-            value={unit}
-            onChange={(e) => setUnit(e.target.value as DurationUnit)}
-            sx={{ minWidth: 150 }}
-          >
-            {DURATION_UNITS.map((u) => (
-              <MenuItem key={u} value={u}>
-                {t(`moderation.units.${u}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Stack>
+        <DurationFields
+          amount={amount}
+          unit={unit}
+          invalid={minutes === null}
+          onAmount={setAmount}
+          onUnit={setUnit}
+        />
         <TextField
           size="small"
           multiline

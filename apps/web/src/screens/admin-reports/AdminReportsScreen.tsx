@@ -7,7 +7,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
@@ -31,7 +30,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../features/api/client';
 import { setSuccessMessage } from '../../features/app-state';
-import { DURATION_UNITS, type DurationUnit, formatDateTime } from '../../features/moderation/rules';
+import { DurationFields } from '../../features/moderation/DurationFields';
+import { type DurationUnit, formatDateTime } from '../../features/moderation/rules';
 import { needsDuration, needsMessage, resolveBody } from '../../features/reports';
 import { useSession } from '../../features/session';
 import { ListPagination, usePaging } from '../../ui/PagedTable';
@@ -375,33 +375,7 @@ function ResolveForm({ report: r }: { report: AdminReport }) {
           />
         )}
         {needsDuration(action) && (
-          <Stack direction="row" spacing={1}>
-            {unit !== 'permanent' && (
-              <TextField
-                size="small"
-                type="number"
-                label={t('moderation.dialog.amount')}
-                value={amount}
-                onChange={(e) => setAmount(e.target.value)}
-                slotProps={{ htmlInput: { min: 1, step: 1 } }}
-                sx={{ width: 110 }}
-              />
-            )}
-            <TextField
-              select
-              size="small"
-              label={t('moderation.dialog.unit')}
-              value={unit}
-              onChange={(e) => setUnit(e.target.value as DurationUnit)}
-              sx={{ minWidth: 150 }}
-            >
-              {DURATION_UNITS.map((u) => (
-                <MenuItem key={u} value={u}>
-                  {t(`moderation.units.${u}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Stack>
+          <DurationFields amount={amount} unit={unit} onAmount={setAmount} onUnit={setUnit} />
         )}
         <TextField
           size="small"
