@@ -4,6 +4,10 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { initI18n } from '../../i18n';
 import { logout, useSession } from '../session/store';
 import { QueueWidget } from './QueueWidget';
+
+// The arena list the widget shows while queued: no server here to ask.
+vi.mock('../arena/api', () => ({ useArenaServers: () => ({ data: { servers: [] } }) }));
+
 import { dispatchQueue } from './state';
 
 const players = Array.from({ length: 10 }, (_, i) => ({
