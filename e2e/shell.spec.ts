@@ -132,6 +132,7 @@ test.describe('with a stored session', () => {
       'Leaderboard',
       'Season 1',
       'Settings',
+      'My reports',
     ]);
     await expect(navigation(page).getByRole('link', { name: /My Matches/ })).toHaveAttribute(
       'href',
