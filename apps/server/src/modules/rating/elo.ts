@@ -1,6 +1,7 @@
 /**
- * Rating: pure Elo rules. Winners gain ELO_WIN, losers lose ELO_LOSS (defaults +12 / −10, SPEC
- * §9); a draw changes nothing. New players start at ELO_DEFAULT (200, the users table default).
+ * Rating: pure Elo rules. Winners gain ELO_WIN, losers lose ELO_LOSS (defaults +12 / −10,
+ * docs/contract.md §9); a draw changes nothing. New players start at ELO_DEFAULT (200, the
+ * users table default).
  */
 import { ELO_DEFAULT } from '@openpug/shared';
 
