@@ -1,10 +1,14 @@
 /**
  * Test helper: a local Discord HTTP API (v10) for the two calls of a DM, answering as Discord does.
- *  - POST /api/v10/users/@me/channels {recipient_id} → 200 DM channel object (type 1, recipients);
- *    an unknown recipient → 404 {"code": 10013, "message": "Unknown User"}.
- *  - POST /api/v10/channels/{id}/messages {content} → 200 message object; to a player who does
+ *  - POST /api/v10/users/@me/channels {recipient_id} → 200 DM channel object (type 1, recipients)
+ *    (https://discord.com/developers/docs/resources/user#create-dm);
+ *    an unknown recipient → 404 {"code": 10013, "message": "Unknown User"} (topics/opcodes-and-status-
+ *    codes#json, JSON error codes).
+ *  - POST /api/v10/channels/{id}/messages {content} → 200 message object
+ *    (https://discord.com/developers/docs/resources/message#create-message); to a player who does
  *    not accept DMs → 403 {"code": 50007, "message": "Cannot send messages to this user"}.
- *  - Without `Authorization: Bot <token>` → 401 {"code": 0, "message": "401: Unauthorized"}.
+ *  - Without `Authorization: Bot <token>` → 401 {"code": 0, "message": "401: Unauthorized"}
+ *    (reference#authentication).
  *  - `failNext(route, …)` queues a one-off answer: 429 with {"retry_after": s, "global": false}
  *    and the `Retry-After` header, or a 5xx.
  * Error bodies: https://discord.com/developers/docs/reference#error-messages; rate limit bodies:

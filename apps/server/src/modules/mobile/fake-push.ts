@@ -1,7 +1,12 @@
 /**
- * Test helper: a local push service that checks what a real one checks (VAPID ES256 JWT in
- * `Authorization: vapid t=…, k=…` matching the endpoint's origin, aes128gcm body, TTL) and
- * decrypts the payload with the subscription's private key (RFC 8291), like the browser would.
+ * Test helper: a local push service that checks what a real one checks and answers as one does:
+ * - `Authorization: vapid t=<ES256 JWT>, k=<public key>` with `aud` = the endpoint's origin and a
+ *   `sub` (RFC 8292 §2, §3);
+ * - a `TTL` header (RFC 8030 §5.2) and `Urgency` (§5.3); an `aes128gcm` body (RFC 8188), which it
+ *   decrypts with the subscription's private key as the browser would (RFC 8291 §3–§4);
+ * - 201 Created for an accepted message (RFC 8030 §5); scripted answers for the rest: 404/410 for a
+ *   subscription that is gone (§7.3), 429 with Retry-After when it wants fewer messages (§8.4),
+ *   400/403/413 for a bad request, VAPID or payload.
  */
 import { createDecipheriv, createECDH, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';

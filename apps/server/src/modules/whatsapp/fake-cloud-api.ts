@@ -1,19 +1,27 @@
 /**
- * A local stand-in for the WhatsApp Cloud API that behaves as Meta does (tests only):
+ * A local stand-in for the WhatsApp Cloud API that behaves as Meta does (tests only). Sources,
+ * Graph API v21.0 (developers.facebook.com/documentation/business-messaging/whatsapp):
+ * [Templates] "Template messages" and "Copy code authentication templates";
+ * [Errors] support/error-codes, "Receiving Errors: Synchronous and Asynchronous" and the code table;
+ * [Webhooks] graph-api/webhooks/getting-started, "Event Notifications" (X-Hub-Signature-256) and
+ *   the `messages` webhook's `statuses[]` (sent, delivered, read, failed with `errors[]`).
  *
  * - `POST /{version}/{phoneNumberId}/messages` with the bearer token. A template message is checked
- *   like Meta checks it: the name and `language.code` must be an approved template (else 132001),
+ *   like Meta checks it [Templates][Errors]: the name and `language.code` must be an approved
+ *   template (else 132001),
  *   the body component must carry exactly the template's number of text parameters (132000), and
  *   an authentication template needs the copy-code button component `{type: button, sub_type: url,
  *   index: '0', parameters: [{type: text, text: <the code>}]}` (131008 missing, 131009 wrong).
- * - Accepted messages answer 200 `{messages: [{id: 'wamid…'}]}` — also a free-form text to a
+ * - Accepted messages answer 200 `{messages: [{id: 'wamid…'}]}` [Errors, "Synchronous and
+ *   Asynchronous": a send is accepted, its failure is reported later] — also a free-form text to a
  *   number outside the 24-hour customer-service window. Its refusal comes later, as on Meta: a
  *   `failed` status with error 131047 "Re-engagement message" posted to the webhook. Templates get
  *   `sent` and `delivered` (or `failed` 131026 for a number marked undeliverable).
- * - Status notifications are `messages` webhooks signed like Meta's: `X-Hub-Signature-256:
+ * - Status notifications are `messages` webhooks signed like Meta's [Webhooks]: `X-Hub-Signature-256:
  *   sha256=<hex HMAC-SHA256 of the raw body with the app secret>`. They are queued and posted by
  *   `flushStatuses()` (or on their own after `autoDeliverMs`).
- * - `failNext(...)` scripts refusals of the next calls (status, Meta code, Retry-After).
+ * - `failNext(...)` scripts refusals of the next calls (status, Meta code, Retry-After) [Errors:
+ *   throttling codes 130429/131056 come with HTTP 400 or 429].
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
