@@ -40,6 +40,7 @@ import {
   type Instance,
   type OwnPostgres,
   type OwnRedis,
+  skipReasonFor,
   sleep,
   startInstance,
   startPostgres,
@@ -48,11 +49,7 @@ import {
 } from './infra';
 
 const tools = findTools();
-const skipReason =
-  'missing' in tools
-    ? `SKIPPED dependencies.test.ts: ${tools.missing} not installed (apt-get install postgresql redis-server)`
-    : null;
-if (skipReason && !usingPostgres()) console.warn(skipReason);
+const skipReason = skipReasonFor('dependencies.test.ts', !usingPostgres());
 const synapseUrl = process.env.SYNAPSE_URL;
 const synapseSecret = process.env.SYNAPSE_SHARED_SECRET;
 if (!skipReason && !usingPostgres() && !(synapseUrl && synapseSecret))

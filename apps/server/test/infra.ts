@@ -16,6 +16,20 @@ import { hashSeed, isMapOver, mulberry32 } from '../src/modules/gameservers/simu
 const serverDir = path.resolve(import.meta.dirname, '..');
 
 /** The PostgreSQL binaries (Debian's layout, or on PATH) and redis-server; or why not. */
+/**
+ * Why a test file of real services cannot run here (a printed SKIPPED line), or null. Printed once,
+ * from the PGlite project: the PostgreSQL project skips these files anyway.
+ */
+export function skipReasonFor(file: string, printed: boolean): string | null {
+  const tools = findTools();
+  const reason =
+    'missing' in tools
+      ? `SKIPPED ${file}: ${tools.missing} not installed (apt-get install postgresql redis-server)`
+      : null;
+  if (reason && printed) console.warn(reason);
+  return reason;
+}
+
 export function findTools(): { pgBin: string; redisServer: string } | { missing: string } {
   const which = (cmd: string) => {
     try {

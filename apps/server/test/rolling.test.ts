@@ -26,6 +26,7 @@ import {
   type Instance,
   type OwnPostgres,
   type OwnRedis,
+  skipReasonFor,
   sleep,
   startInstance,
   startPostgres,
@@ -33,11 +34,7 @@ import {
 } from './infra';
 
 const tools = findTools();
-const skipReason =
-  'missing' in tools
-    ? `SKIPPED rolling.test.ts: ${tools.missing} not installed (apt-get install postgresql redis-server)`
-    : null;
-if (skipReason && !usingPostgres()) console.warn(skipReason);
+const skipReason = skipReasonFor('rolling.test.ts', !usingPostgres());
 // Not yet green (see the report): one get-state sent as the connection is cut gets no ack, and the
 // first restart showed no simulator round while A was down. Run it with ROLLING_TEST=1.
 const enabled = process.env.ROLLING_TEST === '1';
