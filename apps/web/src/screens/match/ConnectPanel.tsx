@@ -25,10 +25,18 @@ export function ConnectPanel({ state }: { state: MatchState }) {
   return (
     <Box
       data-testid="connect-panel"
-      sx={{ p: 2, borderRadius: 2, bgcolor: 'rgba(255,255,255,0.04)', display: 'grid', gap: 1.5 }}
+      sx={{
+        p: 2,
+        borderRadius: 2,
+        bgcolor: 'rgba(255,255,255,0.04)',
+        display: 'grid',
+        gap: 1.5,
+        minWidth: 0,
+      }}
     >
       <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, flexWrap: 'wrap' }}>
-        <Typography variant="h6" sx={{ flex: 1, minWidth: 'max-content' }}>
+        {/* The title wraps: "Warten auf alle Spieler auf dem Server" is wider than a phone. */}
+        <Typography variant="h6" sx={{ flex: '1 1 12rem', minWidth: 0, overflowWrap: 'anywhere' }}>
           {substitutes ? t('match.serverWait.substituteTitle') : t('match.serverWait.title')}
         </Typography>
         <Typography variant="body2" color="text.secondary">
@@ -69,6 +77,7 @@ export function ConnectPanel({ state }: { state: MatchState }) {
                 {p.name}
               </Typography>
               <Chip
+                sx={{ flexShrink: 0 }}
                 size="small"
                 label={t(`match.serverWait.${status}`)}
                 color={status === 'onServer' ? 'success' : status === 'noShow' ? 'error' : 'default'}
