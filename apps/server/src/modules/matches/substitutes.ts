@@ -13,7 +13,7 @@
  * deadline; an offer nobody takes in time cancels the match with NO_SHOW (no Elo change, the
  * players are free again, the server is freed).
  */
-import { ELO_DEFAULT, type TeamKey, type UserStatusPatch } from '@openpug/shared';
+import { ELO_DEFAULT, type LIVE_MATCH_STATUSES, type TeamKey, type UserStatusPatch } from '@openpug/shared';
 import { and, eq, inArray, isNull, like } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
@@ -267,26 +267,10 @@ export function takeSubstituteSlot(
       if (!user) throw notFound();
       const slot = open[0];
       const team = slot.team as TeamKey;
-      await tx
-        .delete(matchPlayers)
-        .where(and(eq(matchPlayers.matchId, matchId), eq(matchPlayers.userId, slot.userId)));
-      await tx.insert(matchPlayers).values({
-        matchId,
-        userId,
-        team,
-        captain: false,
-        pickNo: slot.pickNo,
-        name: user.name ?? 'player',
-        avatar: user.avatar ?? null,
-        steamId: user.steamId ?? null,
-        elo: user.elo ?? ELO_DEFAULT,
-      });
-      await tx
-        .delete(matchEvents)
-        .where(
-          and(eq(matchEvents.matchId, matchId), eq(matchEvents.eventKey, `${CONNECTED_KEY}${slot.userId}`)),
-        );
       const last = open.length === 1;
+      // Everyone hears the offer is over before the game server is asked to take the substitute.
+      if (last) after.add(() => ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId }));
+      await replaceRosterPlayer(ctx, tx, after, match, slot, user);
       if (last) {
         // Every slot is filled: the substitutes get their own connect window, and the game its time.
         await jobsOf(ctx).cancel(tx, after, SUBSTITUTE_JOB, `${matchId}:${match.deadline}`);
@@ -294,36 +278,86 @@ export function takeSubstituteSlot(
         if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
           await jobsOf(ctx).reschedule(tx, after, LIVE_JOB, matchId, now + ctx.config.MATCH_LIVE_TIMEOUT_MS);
       }
-      const status = (uid: string, patch: UserStatusPatch) =>
-        ctx.bus.emit('status.patch', { userId: uid, patch });
-      after.add(async () => {
-        await status(userId, {
-          inQueue: false,
-          match: {
-            active: true,
-            matchId,
-            status: 'active',
-            map: match.mapName,
-            score: { teamOne: match.scoreOne, teamTwo: match.scoreTwo },
-          },
-          teamOne: team === 'teamOne',
-        });
-        await status(slot.userId, {
-          match: { active: false, matchId: null, status: null, map: null, score: { teamOne: 0, teamTwo: 0 } },
-          teamOne: false,
-        });
-        ctx.realtime.toUser(userId, 'PRIVATE_MATCH_START', { matchId });
-        if (last) ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId });
-        await ctx.bus.emit('match.substituted', {
-          matchId,
-          team,
-          out: { userId: slot.userId, steamId: slot.steamId, name: slot.name },
-          sub: { userId, steamId: user.steamId ?? null, name: user.name ?? 'player' },
-        });
-      });
-      after.add(() => publishState(ctx, matchId));
       return { matchId, team };
     },
     logOf(ctx),
   );
+}
+
+/** The player who takes a slot: the fields the roster row copies. */
+export interface IncomingPlayer {
+  id: string;
+  name: string | null;
+  avatar: string | null;
+  steamId: string | null;
+  elo: number | null;
+}
+
+/**
+ * `user` takes `slot`'s place in the match, loaded and locked by the caller (a substitute for a
+ * no-show, or an admin's swap, admin/match-tools.ts): the roster row (team, pick number and, when
+ * `keepCaptain`, the captaincy), the leaving player's presence, both players' status (the
+ * newcomer gets PRIVATE_MATCH_START and joins the match's chat room through it), and — for a
+ * rostered slot of an active match — the game server's roster after commit (bus
+ * `match.substituted`, which the gameservers module hands to the provider: MatchZy
+ * `matchzy_removeplayer` / `matchzy_addplayer`).
+ */
+export async function replaceRosterPlayer(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  match: MatchRow,
+  slot: PlayerRow,
+  user: IncomingPlayer,
+  { keepCaptain = false }: { keepCaptain?: boolean } = {},
+): Promise<void> {
+  const matchId = match.id;
+  const userId = user.id;
+  await tx
+    .delete(matchPlayers)
+    .where(and(eq(matchPlayers.matchId, matchId), eq(matchPlayers.userId, slot.userId)));
+  await tx.insert(matchPlayers).values({
+    matchId,
+    userId,
+    team: slot.team,
+    captain: keepCaptain && slot.captain,
+    pickNo: slot.pickNo,
+    name: user.name ?? 'player',
+    avatar: user.avatar ?? null,
+    steamId: user.steamId ?? null,
+    elo: user.elo ?? ELO_DEFAULT,
+  });
+  await tx
+    .delete(matchEvents)
+    .where(and(eq(matchEvents.matchId, matchId), eq(matchEvents.eventKey, `${CONNECTED_KEY}${slot.userId}`)));
+  const status = (uid: string, patch: UserStatusPatch) =>
+    ctx.bus.emit('status.patch', { userId: uid, patch });
+  const team = slot.team;
+  after.add(async () => {
+    await status(userId, {
+      inQueue: false,
+      match: {
+        active: true,
+        matchId,
+        // Only a match that is not over takes a new player (the caller checks).
+        status: match.status as (typeof LIVE_MATCH_STATUSES)[number],
+        map: match.mapName,
+        score: { teamOne: match.scoreOne, teamTwo: match.scoreTwo },
+      },
+      teamOne: team === 'teamOne',
+    });
+    await status(slot.userId, {
+      match: { active: false, matchId: null, status: null, map: null, score: { teamOne: 0, teamTwo: 0 } },
+      teamOne: false,
+    });
+    ctx.realtime.toUser(userId, 'PRIVATE_MATCH_START', { matchId });
+    if (team && match.status === 'active')
+      await ctx.bus.emit('match.substituted', {
+        matchId,
+        team,
+        out: { userId: slot.userId, steamId: slot.steamId, name: slot.name },
+        sub: { userId, steamId: user.steamId ?? null, name: user.name ?? 'player' },
+      });
+  });
+  after.add(() => publishState(ctx, matchId));
 }
