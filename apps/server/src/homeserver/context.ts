@@ -3,6 +3,7 @@
  * clock, the stream counter, the sync notifier and typing state.
  */
 import type { Db } from '../db/client';
+import type { EventReport } from './moderation';
 import type { Notifier, Stream, Typing } from './stream';
 
 export interface Homeserver {
@@ -18,6 +19,8 @@ export interface Homeserver {
   sharedSecret: string;
   /** Single-use registration nonces → expiry. */
   nonces: Map<string, number>;
+  /** Where event reports go (the product's admin reports queue). */
+  reportSink(report: EventReport): Promise<void>;
   /** Set while the app shuts down: long-polls return at once. */
   closing: boolean;
 }

@@ -17,6 +17,8 @@ export class MatrixError extends Error {
 }
 
 export const mxForbidden = (msg = 'Forbidden') => new MatrixError(403, 'M_FORBIDDEN', msg);
+/** A membership change the target's current membership rules out (Synapse's M_BAD_STATE). */
+export const mxBadState = (msg: string) => new MatrixError(403, 'M_BAD_STATE', msg);
 export const mxNotFound = (msg = 'Not found') => new MatrixError(404, 'M_NOT_FOUND', msg);
 export const mxBadJson = (msg = 'Bad JSON') => new MatrixError(400, 'M_BAD_JSON', msg);
 export const mxMissingParam = (name: string) =>

@@ -17,7 +17,9 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
+import { AppError } from '../lib/errors';
 import { nestsDeeperThan } from '../lib/input';
+import { fileChatMessageReport } from '../modules/reports/service';
 import type { Homeserver } from './context';
 import { installMatrixErrors, MatrixError, mxUnrecognized } from './errors';
 import { adminRoutes, authRoutes } from './routes/auth';
@@ -89,6 +91,24 @@ export function createHomeserver(ctx: AppContext): Homeserver {
     sharedSecret: embeddedSharedSecret(ctx.config),
     nonces: new Map(),
     closing: false,
+    // Reports reach openpug's admin reports queue; the reporter's hourly report limit answers as
+    // Matrix rate limiting (429 M_LIMIT_EXCEEDED).
+    reportSink: async (r) => {
+      try {
+        await fileChatMessageReport(ctx, {
+          reporterMatrixId: r.reporter,
+          senderMatrixId: r.sender,
+          roomId: r.roomId,
+          type: r.type,
+          content: r.content,
+          reason: r.reason,
+        });
+      } catch (err) {
+        if (err instanceof AppError && err.status === 429)
+          throw new MatrixError(429, 'M_LIMIT_EXCEEDED', 'Too many requests', { retry_after_ms: 3_600_000 });
+        throw err;
+      }
+    },
   };
 }
 

@@ -7,7 +7,7 @@
 import { matrixUserId, parseDirectRoomAliasLocalpart } from '@openpug/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Homeserver } from './context';
-import { MatrixError, mxBadJson, mxForbidden, mxInvalidParam, mxNotFound } from './errors';
+import { MatrixError, mxBadJson, mxBadState, mxForbidden, mxInvalidParam, mxNotFound } from './errors';
 import {
   appendEvents,
   type EventDraft,
@@ -51,7 +51,7 @@ export async function roomExists(hs: Homeserver, roomId: string): Promise<boolea
   return rows.length > 0;
 }
 
-async function powerLevels(hs: Homeserver, roomId: string): Promise<Json> {
+export async function powerLevels(hs: Homeserver, roomId: string): Promise<Json> {
   return (await stateEvent(hs, roomId, 'm.room.power_levels', ''))?.content ?? {};
 }
 
@@ -60,13 +60,13 @@ async function powerLevels(hs: Homeserver, roomId: string): Promise<Json> {
  * string); anything else counts as absent, so a malformed value such as "x" can never compare as
  * NaN and let everyone through.
  */
-function levelOf(value: unknown, fallback: number): number {
+export function levelOf(value: unknown, fallback: number): number {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
   return fallback;
 }
 
-function userLevel(pl: Json, userId: string): number {
+export function userLevel(pl: Json, userId: string): number {
   const users = isObject(pl.users) ? pl.users : {};
   return levelOf(users[userId], levelOf(pl.users_default, 0));
 }
@@ -82,11 +82,15 @@ async function requireJoined(hs: Homeserver, roomId: string, userId: string): Pr
   if (m?.membership !== 'join') throw mxForbidden(`User ${userId} not in room ${roomId}`);
 }
 
-/** Highest stream position the user may read in the room (all of it while joined). */
+/**
+ * Highest stream position the user may read in the room: all of it while joined, up to their
+ * leave after leaving (or being kicked), nothing once banned — as Synapse's
+ * check_user_in_room(allow_departed_users=True) (synapse/api/auth/base.py: only `leave` departs).
+ */
 export async function readableUpTo(hs: Homeserver, roomId: string, userId: string): Promise<number> {
   const m = await membershipOf(hs, roomId, userId);
   if (m?.membership === 'join') return Number.MAX_SAFE_INTEGER;
-  if (m && (m.membership === 'leave' || m.membership === 'ban')) return m.stream;
+  if (m?.membership === 'leave') return m.stream;
   throw mxForbidden(`User ${userId} not in room ${roomId}`);
 }
 
@@ -264,7 +268,7 @@ export async function joinRoom(hs: Homeserver, session: Session, idOrAlias: stri
   if (!(await roomExists(hs, roomId))) throw mxNotFound('No known servers');
   const current = await membershipOf(hs, roomId, session.userId);
   if (current?.membership === 'join') return roomId;
-  if (current?.membership === 'ban') throw mxForbidden('You are banned from this room');
+  if (current?.membership === 'ban') throw mxBadState('Cannot join user who was banned');
   const rule = (await stateEvent(hs, roomId, 'm.room.join_rules', ''))?.content.join_rule;
   if (current?.membership !== 'invite' && rule !== 'public')
     throw mxForbidden('You are not invited to this room.');
@@ -288,7 +292,8 @@ export async function inviteUser(hs: Homeserver, session: Session, roomId: strin
   if (!(await userExists(hs, target))) throw mxNotFound(`Unknown user ${target}`);
   const current = await membershipOf(hs, roomId, target);
   if (current?.membership === 'join') throw mxForbidden(`${target} is already in the room.`);
-  if (current?.membership === 'ban') throw mxForbidden(`${target} is banned from the room`);
+  // Synapse refuses this before the auth rules, as M_BAD_STATE (room_member.py, update_membership_locked).
+  if (current?.membership === 'ban') throw mxBadState('Cannot invite user who was banned');
   if (current?.membership === 'invite') return;
   await appendEvents(hs, roomId, [
     {

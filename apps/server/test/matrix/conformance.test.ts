@@ -584,6 +584,223 @@ describe.each(targets())('Matrix C-S API on $name', (spec) => {
     });
   });
 
+  /**
+   * Moderation: spec v1.11 §10.2.x "Room membership" (kick, ban, unban) and "Reporting content"
+   * (POST /rooms/{roomId}/report/{eventId}); error codes as Synapse answers them
+   * (synapse/handlers/room_member.py update_membership_locked, synapse/event_auth.py
+   * _is_membership_change_allowed, synapse/rest/client/reporting.py).
+   */
+  describe('10 room moderation: kick, ban, unban, report', () => {
+    let roomId: string;
+    let mod: MatrixUser;
+    let outsider: MatrixUser;
+    const member = async (userId: string) =>
+      (await get(`${room(roomId)}/state/m.room.member/${enc(userId)}`, alice.accessToken)).json;
+    const expectError = (r: { status: number; json: any }, status: number, errcode: string) => {
+      expect(r.status, JSON.stringify(r.json)).toBe(status);
+      expect(r.json.errcode).toBe(errcode);
+    };
+    beforeAll(async () => {
+      [mod, outsider] = await Promise.all([registerUser(t, 'mod'), registerUser(t, 'out')]);
+      roomId = await createRoom(alice.accessToken, { preset: 'public_chat' });
+      for (const u of [bob, eve, mod]) await post(`${room(roomId)}/join`, {}, u.accessToken);
+      const pl = (await get(`${room(roomId)}/state/m.room.power_levels/`, alice.accessToken)).json;
+      const set = await put(
+        `${room(roomId)}/state/m.room.power_levels/`,
+        { ...pl, users: { ...pl.users, [mod.userId]: 50 } },
+        alice.accessToken,
+      );
+      expect(set.status).toBe(200);
+    });
+
+    it('kick needs the kick level and a level above the target; the target leaves with the reason and may come back', async () => {
+      expectError(
+        await post(`${room(roomId)}/kick`, { user_id: eve.userId }, bob.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      expectError(
+        await post(`${room(roomId)}/kick`, { user_id: alice.userId }, mod.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      expectError(
+        await post(`${room(roomId)}/kick`, { user_id: eve.userId }, outsider.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      expect((await member(eve.userId)).membership).toBe('join');
+
+      const kick = await post(
+        `${room(roomId)}/kick`,
+        { user_id: eve.userId, reason: 'calm down' },
+        mod.accessToken,
+      );
+      expect(kick.status).toBe(200);
+      expect(kick.json).toEqual({});
+      expect(await member(eve.userId)).toEqual({ membership: 'leave', reason: 'calm down' });
+      expectError(await send(eve.accessToken, roomId, { msgtype: 'm.text', body: 'x' }), 403, 'M_FORBIDDEN');
+      // Nobody left to kick: not in the room any more, or never was.
+      expectError(
+        await post(`${room(roomId)}/kick`, { user_id: eve.userId }, mod.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      expectError(
+        await post(`${room(roomId)}/kick`, { user_id: outsider.userId }, mod.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      expect((await post(`${room(roomId)}/join`, {}, eve.accessToken)).status).toBe(200);
+    });
+
+    it('kick, ban and unban refuse bad input and unknown rooms', async () => {
+      expectError(await post(`${room(roomId)}/kick`, {}, alice.accessToken), 400, 'M_MISSING_PARAM');
+      expectError(
+        await post(`${room(roomId)}/ban`, { user_id: 'bob' }, alice.accessToken),
+        400,
+        'M_INVALID_PARAM',
+      );
+      expectError(
+        await post(`${room(roomId)}/unban`, { user_id: '@bob' }, alice.accessToken),
+        400,
+        'M_INVALID_PARAM',
+      );
+      const unknown = `!nosuchroom:${serverOf(alice.userId)}`;
+      expect((await post(`${room(unknown)}/kick`, { user_id: bob.userId }, alice.accessToken)).status).toBe(
+        404,
+      );
+      expect((await post(`${room(unknown)}/unban`, { user_id: bob.userId }, alice.accessToken)).status).toBe(
+        404,
+      );
+      expectError(
+        await post(`${room(unknown)}/ban`, { user_id: bob.userId }, alice.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      expect((await member(bob.userId)).membership).toBe('join');
+    });
+
+    it('a banned user can neither join nor be invited nor kicked until unbanned; unban leaves them out', async () => {
+      expectError(
+        await post(`${room(roomId)}/ban`, { user_id: eve.userId }, bob.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      expectError(
+        await post(`${room(roomId)}/ban`, { user_id: mod.userId }, mod.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      const ban = await post(`${room(roomId)}/ban`, { user_id: eve.userId, reason: 'spam' }, mod.accessToken);
+      expect(ban.status).toBe(200);
+      expect(ban.json).toEqual({});
+      expect(await member(eve.userId)).toEqual({ membership: 'ban', reason: 'spam' });
+      expect(
+        (await post(`${room(roomId)}/ban`, { user_id: eve.userId, reason: 'spam' }, mod.accessToken)).status,
+      ).toBe(200);
+
+      expectError(await post(`${room(roomId)}/join`, {}, eve.accessToken), 403, 'M_BAD_STATE');
+      expectError(
+        await post(`/_matrix/client/v3/join/${enc(roomId)}`, {}, eve.accessToken),
+        403,
+        'M_BAD_STATE',
+      );
+      expectError(
+        await post(`${room(roomId)}/invite`, { user_id: eve.userId }, alice.accessToken),
+        403,
+        'M_BAD_STATE',
+      );
+      expectError(
+        await post(`${room(roomId)}/kick`, { user_id: eve.userId }, alice.accessToken),
+        403,
+        'M_BAD_STATE',
+      );
+      expectError(await send(eve.accessToken, roomId, { msgtype: 'm.text', body: 'x' }), 403, 'M_FORBIDDEN');
+
+      // Unban: the ban level (not a level above the target); only a banned user.
+      expectError(
+        await post(`${room(roomId)}/unban`, { user_id: eve.userId }, bob.accessToken),
+        403,
+        'M_FORBIDDEN',
+      );
+      expectError(
+        await post(`${room(roomId)}/unban`, { user_id: bob.userId }, mod.accessToken),
+        403,
+        'M_BAD_STATE',
+      );
+      const unban = await post(
+        `${room(roomId)}/unban`,
+        { user_id: eve.userId, reason: 'served' },
+        mod.accessToken,
+      );
+      expect(unban.status).toBe(200);
+      expect(unban.json).toEqual({});
+      expect(await member(eve.userId)).toEqual({ membership: 'leave', reason: 'served' });
+      expectError(
+        await post(`${room(roomId)}/unban`, { user_id: eve.userId }, mod.accessToken),
+        403,
+        'M_BAD_STATE',
+      );
+      expect((await post(`${room(roomId)}/join`, {}, eve.accessToken)).status).toBe(200);
+    });
+
+    it('a user who never was in the room can be banned beforehand and then cannot join', async () => {
+      expect(
+        (await post(`${room(roomId)}/ban`, { user_id: outsider.userId }, alice.accessToken)).status,
+      ).toBe(200);
+      expect(await member(outsider.userId)).toEqual({ membership: 'ban' });
+      expectError(await post(`${room(roomId)}/join`, {}, outsider.accessToken), 403, 'M_BAD_STATE');
+    });
+
+    it('the banned user sees the ban in sync, with its reason, and reads the room no more', async () => {
+      const since = (await sync(eve.accessToken, 'timeout=0')).next_batch;
+      const ban = await post(
+        `${room(roomId)}/ban`,
+        { user_id: eve.userId, reason: 'again' },
+        alice.accessToken,
+      );
+      expect(ban.status).toBe(200);
+      const { hit } = await syncUntil(eve.accessToken, since, (s) => s.rooms?.leave?.[roomId]);
+      const banEvent = hit.timeline.events.find(
+        (e: any) => e.type === 'm.room.member' && e.state_key === eve.userId,
+      );
+      expect(banEvent).toMatchObject({
+        sender: alice.userId,
+        content: { membership: 'ban', reason: 'again' },
+      });
+      // Only a user who left reads the history up to their leave; a banned one is refused.
+      expectError(await get(`${room(roomId)}/messages?dir=b`, eve.accessToken), 403, 'M_FORBIDDEN');
+      expect((await post(`${room(roomId)}/unban`, { user_id: eve.userId }, alice.accessToken)).status).toBe(
+        200,
+      );
+      expect((await post(`${room(roomId)}/join`, {}, eve.accessToken)).status).toBe(200);
+    });
+
+    it('reports: {} for an event the reporter can read; bad reason or score 400 M_BAD_JSON; unknown or unreadable 404', async () => {
+      const ev = (await send(eve.accessToken, roomId, { msgtype: 'm.text', body: 'rude' })).json
+        .event_id as string;
+      const report = (eventId: string, body: unknown, token = bob.accessToken, inRoom = roomId) =>
+        post(`${room(inRoom)}/report/${enc(eventId)}`, body, token);
+      const ok = await report(ev, { reason: 'rude', score: -100 });
+      expect(ok.status).toBe(200);
+      expect(ok.json).toEqual({});
+      expect((await report(ev, {})).status).toBe(200);
+      expectError(await report(ev, { reason: 5 }), 400, 'M_BAD_JSON');
+      expectError(await report(ev, { score: 'bad' }), 400, 'M_BAD_JSON');
+      expectError(await report(ev, { score: -1.5 }), 400, 'M_BAD_JSON');
+      const unseen = "Unable to report event: it does not exist or you aren't able to see it.";
+      for (const r of [
+        await report('$nosuchevent', {}),
+        await report(ev, {}, outsider.accessToken),
+        await report(ev, {}, bob.accessToken, await createRoom(bob.accessToken)),
+      ]) {
+        expectError(r, 404, 'M_NOT_FOUND');
+        expect(r.json.error).toBe(unseen);
+      }
+    });
+  });
+
   describe('10 sync', () => {
     it('initial sync has the room with state and timeline; incremental sync long-polls for new events', async () => {
       const roomId = await createRoom(alice.accessToken, {

@@ -1,5 +1,5 @@
 /**
- * Rooms: create, join, invite, leave, directory aliases, send, redact, state, /messages, event by id,
+ * Rooms: create, join, invite, leave, kick, ban, unban, report, directory aliases, send, redact, state, /messages, event by id,
  * members and joined rooms.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -15,6 +15,7 @@ import {
   roomsOf,
 } from '../events';
 import { auth, body, params, query } from '../http';
+import { moderateMember, reportEvent } from '../moderation';
 import {
   createRoom,
   deleteAlias,
@@ -56,6 +57,19 @@ export const roomRoutes =
       const s = await auth(hs, req);
       body(req);
       await leaveRoom(hs, s, params(req).roomId);
+      return {};
+    });
+    for (const action of ['kick', 'ban', 'unban'] as const) {
+      app.post(`${r}/${action}`, async (req) => {
+        const s = await auth(hs, req);
+        await moderateMember(hs, s, params(req).roomId, action, body(req));
+        return {};
+      });
+    }
+    app.post(`${r}/report/:eventId`, async (req) => {
+      const s = await auth(hs, req);
+      const p = params(req);
+      await reportEvent(hs, s, p.roomId, p.eventId, body(req));
       return {};
     });
     app.post(`${r}/forget`, async (req) => {

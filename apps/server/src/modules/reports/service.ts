@@ -18,8 +18,10 @@ import {
   type AdminReport,
   type AdminReportPage,
   type AdminReportQuery,
+  MAX_REPORT_TEXT_LENGTH,
   type MyReport,
   type MyReports,
+  productUserIdOf,
   REPORTS_PER_HOUR,
   type ReportCreate,
   type ReportMatch,
@@ -33,6 +35,7 @@ import type { Db } from '../../db/client';
 import { inTransaction, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
+import { chatRooms } from '../chat/schema';
 import { matches, matchPlayers } from '../matches/schema';
 import { recordAudit } from '../moderation/audit';
 import { insertSanction, sanctionsOf } from '../moderation/service';
@@ -109,6 +112,44 @@ export async function createReport(
     logOf(ctx),
   );
   return toMine(row, reported.name);
+}
+
+/** A chat message reported through the Matrix API (embedded homeserver's /report/{eventId}). */
+export interface ChatMessageReport {
+  reporterMatrixId: string;
+  senderMatrixId: string;
+  roomId: string;
+  type: string;
+  content: Record<string, unknown>;
+  reason: string | undefined;
+}
+
+/**
+ * Files a chat message report in the admin reports queue as a `toxicity` report of the message's
+ * sender by the reporter, with the message and the reason as its text and, in a match's room, the
+ * match. Only reports between two product players are filed: a report of the bot's or one's own
+ * message is accepted by the Matrix API (it answers 200 whatever the server does with a report)
+ * but leads nowhere. The reporter's hourly limit applies: 429 TOO_MANY_REQUESTS.
+ * Returns whether a report was filed.
+ */
+export async function fileChatMessageReport(ctx: AppContext, r: ChatMessageReport): Promise<boolean> {
+  const reporterId = productUserIdOf(r.reporterMatrixId);
+  const reportedId = productUserIdOf(r.senderMatrixId);
+  if (!reporterId || !reportedId || reporterId === reportedId) return false;
+  if (!(await findUserById(ctx.db, reporterId)) || !(await findUserById(ctx.db, reportedId))) return false;
+  const [room] = await ctx.db
+    .select({ key: chatRooms.key })
+    .from(chatRooms)
+    .where(and(eq(chatRooms.kind, 'match'), eq(chatRooms.roomId, r.roomId)));
+  const matchId =
+    room && (await playedTogether(ctx.db, room.key, reporterId, reportedId)) ? room.key : undefined;
+  const body = typeof r.content.body === 'string' ? r.content.body : `[${r.type}]`;
+  const text = [`Chat message: "${body}"`, r.reason ? `Reason: ${r.reason}` : '']
+    .filter(Boolean)
+    .join('\n')
+    .slice(0, MAX_REPORT_TEXT_LENGTH);
+  await createReport(ctx, reporterId, { reportedId, category: 'toxicity', text, matchId });
+  return true;
 }
 
 /** The caller's reports (newest first) and the warnings they received. */
