@@ -14,6 +14,13 @@ export const matrixSessionSchema = z.object({
 });
 export type MatrixSession = z.infer<typeof matrixSessionSchema>;
 
+/**
+ * GET /api/chat/session: fresh chat credentials for a signed-in tab whose chat token was revoked
+ * (its own password change); null while the chat is unavailable to the player.
+ */
+export const chatSessionResponseSchema = z.object({ matrix: matrixSessionSchema.nullable() });
+export type ChatSessionResponse = z.infer<typeof chatSessionResponseSchema>;
+
 /** Every product user's Matrix id is `@<product user id>:<server name>`. */
 export const matrixUserId = (productUserId: string, serverName: string) => `@${productUserId}:${serverName}`;
 

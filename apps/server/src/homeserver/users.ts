@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Homeserver } from './context';
 import { MatrixError, mxForbidden, mxNotFound } from './errors';
 import { mxAccessTokens, mxFilters, mxLoginTokens, mxUsers } from './schema';
@@ -182,4 +182,28 @@ export async function deactivateUser(hs: Homeserver, userId: string): Promise<vo
   if (updated.length === 0) throw mxNotFound('User not found');
   await hs.db.delete(mxAccessTokens).where(eq(mxAccessTokens.userId, userId));
   await hs.db.delete(mxLoginTokens).where(eq(mxLoginTokens.userId, userId));
+}
+
+/**
+ * Synapse's admin device list (synapse/rest/admin/devices.py DevicesRestServlet.on_GET): here a
+ * device is a session, so the devices are the distinct device ids of the user's access tokens.
+ */
+export async function devicesOf(hs: Homeserver, userId: string): Promise<string[]> {
+  const rows = await hs.db
+    .selectDistinct({ deviceId: mxAccessTokens.deviceId })
+    .from(mxAccessTokens)
+    .where(eq(mxAccessTokens.userId, userId));
+  return rows.map((r) => r.deviceId).sort();
+}
+
+/**
+ * Synapse's admin bulk device deletion (devices.py DeleteDevicesRestServlet → handlers/device.py
+ * delete_devices → delete_access_tokens_for_devices): the devices' access tokens stop working.
+ * Unknown device ids are ignored, as Synapse ignores a 404 from its store.
+ */
+export async function deleteDevices(hs: Homeserver, userId: string, deviceIds: string[]): Promise<void> {
+  if (deviceIds.length === 0) return;
+  await hs.db
+    .delete(mxAccessTokens)
+    .where(and(eq(mxAccessTokens.userId, userId), inArray(mxAccessTokens.deviceId, deviceIds)));
 }

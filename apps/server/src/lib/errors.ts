@@ -2,7 +2,7 @@
  * Refusals: every refused call answers `{ errors: { msg: KEY } }` with a catalogue key (docs/contract.md §8)
  * and a fitting status. Never a stack trace, never a 500 for bad input.
  */
-import { ERROR_KEYS, type ErrorKey, errorBody } from '@openpug/shared';
+import { ERROR_KEYS, type ErrorDetail, type ErrorKey, errorBody } from '@openpug/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -11,6 +11,8 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly key: ErrorKey,
+    /** More for the client beside the key (a ban's reason and end at sign-in). */
+    readonly detail?: ErrorDetail,
   ) {
     super(key);
   }
@@ -47,7 +49,7 @@ export function frameworkErrors(err: FastifyError, _request: FastifyRequest, rep
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    if (err instanceof AppError) return reply.status(err.status).send(errorBody(err.key));
+    if (err instanceof AppError) return reply.status(err.status).send(errorBody(err.key, err.detail));
     if (hasZodFastifySchemaValidationErrors(err)) {
       // The provider flattens each zod issue into {keyword: code, message, params: rest}.
       const issues = err.validation.map(

@@ -4,9 +4,9 @@
  * embedded homeserver and to Synapse the same way).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Homeserver } from '../context';
-import { MatrixError, mxForbidden } from '../errors';
+import { MatrixError, mxBadJson, mxForbidden, mxMissingParam, mxNotFound } from '../errors';
 import { roomsOf } from '../events';
 import { auth, body, requireString } from '../http';
 import { leaveRoom } from '../rooms';
@@ -14,12 +14,15 @@ import {
   createLoginToken,
   createUser,
   deactivateUser,
+  deleteDevices,
+  devicesOf,
   isAdmin,
   issueToken,
   logout,
   passwordLogin,
   setPassword,
   tokenLogin,
+  userExists,
 } from '../users';
 
 export const authRoutes =
@@ -122,6 +125,35 @@ export const adminRoutes =
         (req.params as { userId: string }).userId,
         requireString(b.new_password, 'new_password'),
       );
+      return {};
+    });
+    // Synapse's admin device API (synapse/rest/admin/devices.py): the product revokes a user's
+    // chat tokens by listing and deleting their devices. 404 "Unknown user" as Synapse's servlets.
+    const knownUser = async (req: FastifyRequest) => {
+      const s = await auth(hs, req);
+      if (!(await isAdmin(hs, s.userId))) throw mxForbidden('You are not a server admin');
+      const userId = (req.params as { userId: string }).userId;
+      if (!(await userExists(hs, userId))) throw mxNotFound('Unknown user');
+      return userId;
+    };
+    app.get('/_synapse/admin/v2/users/:userId/devices', async (req) => {
+      const userId = await knownUser(req);
+      const devices = (await devicesOf(hs, userId)).map((id) => ({
+        device_id: id,
+        user_id: userId,
+        display_name: null,
+        last_seen_ip: null,
+        last_seen_ts: null,
+      }));
+      return { devices, total: devices.length };
+    });
+    app.post('/_synapse/admin/v2/users/:userId/delete_devices', async (req) => {
+      const userId = await knownUser(req);
+      const b = body(req);
+      if (b.devices === undefined) throw mxMissingParam('devices');
+      if (!Array.isArray(b.devices) || !b.devices.every((d) => typeof d === 'string'))
+        throw mxBadJson('devices must be a list of strings');
+      await deleteDevices(hs, userId, b.devices as string[]);
       return {};
     });
     // Synapse's deactivation (the product deletes an account): logins and tokens end, every room is left.

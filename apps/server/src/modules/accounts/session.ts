@@ -1,23 +1,58 @@
 /**
  * Session answers (login, Steam login, sign-up): `{user, token, expiresAt, matrix}`. The chat
- * module fills `matrix` by registering a provider with `setMatrixSessionProvider`.
+ * module fills `matrix` by registering a provider with `setMatrixSessionProvider`. A banned
+ * player gets no session (403 BANNED with the ban's reason and end).
+ *
+ * `revokeSessions` ends what a revoked session still holds after its token stopped verifying
+ * (docs/contract.md §4): the open sockets and the chat credentials handed out at login.
  */
 import { LOCALES, type Locale, type SessionResponse } from '@openpug/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { unauthorized } from '../../lib/errors';
+import { logOf } from '../../jobs';
+import { AppError, unauthorized } from '../../lib/errors';
+import { userRoom } from '../../realtime/hub';
 import { currentUserId } from '../auth/guard';
+import { activeSanction } from '../moderation/sanctions';
 import { findUserById, rankOfUser, toProfile, type UserRow, updateUser } from './service';
 
 type MatrixProvider = (userId: string) => Promise<unknown>;
 const matrixProviders = new WeakMap<AppContext, MatrixProvider>();
+type ChatRevoker = (userId: string) => Promise<void>;
+const chatRevokers = new WeakMap<AppContext, ChatRevoker>();
 
 /** The chat module registers how to obtain the messaging credentials returned at login. */
 export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixProvider): void {
   matrixProviders.set(ctx, provider);
 }
 
+/** The chat module registers how to revoke the messaging credentials handed out at login. */
+export function setChatRevoker(ctx: AppContext, revoke: ChatRevoker): void {
+  chatRevokers.set(ctx, revoke);
+}
+
+/**
+ * After the account's session generation moved on (password change or reset, ban): its open
+ * sockets hear `unauthorized {msg: BAD_TOKEN}` and are disconnected on every instance (a tab
+ * still holding a valid token reconnects and signs in again), and the chat access tokens handed
+ * out at login are revoked on the homeserver. Events emitted to the user before this call reach
+ * them first. A chat outage does not undo the revocation of the product session: it is logged and
+ * the chat token stays usable until the next revocation or login.
+ */
+export async function revokeSessions(ctx: AppContext, userId: string): Promise<void> {
+  const room = ctx.realtime.io.in(userRoom(userId));
+  room.emit('unauthorized', { msg: 'BAD_TOKEN' });
+  room.disconnectSockets(true);
+  try {
+    await chatRevokers.get(ctx)?.(userId);
+  } catch (err) {
+    logOf(ctx).error({ err, userId }, 'chat credentials not revoked');
+  }
+}
+
 export async function sessionResponse(ctx: AppContext, signedIn: UserRow): Promise<SessionResponse> {
+  const ban = await activeSanction(ctx, ctx.db, signedIn.id, 'ban');
+  if (ban) throw new AppError(403, 'BANNED', { ban });
   const row = await applyAdminSeed(ctx, signedIn);
   const { token, expiresAt } = await ctx.tokens.sign(row.id, row.sessionGeneration);
   const provider = matrixProviders.get(ctx);

@@ -12,6 +12,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { users } from './schema';
+import { revokeSessions } from './session';
 
 type UserRow = typeof users.$inferSelect;
 export type UserPatch = Partial<Omit<UserRow, 'id' | 'createdAt'>>;
@@ -69,7 +70,8 @@ export async function checkLoginPassword(passwordHash: string | null, password: 
 
 /**
  * Sets a new password hash (with `extra` fields) and starts a new session generation, so every
- * session token issued before stops working. Returns the updated row, or null when the user is gone.
+ * session token issued before stops working; then the revoked sessions' sockets and chat tokens
+ * are ended too (`revokeSessions`). Returns the updated row, or null when the user is gone.
  */
 export async function setPassword(
   ctx: AppContext,
@@ -82,7 +84,19 @@ export async function setPassword(
     .set({ ...extra, passwordHash, sessionGeneration: sql`${users.sessionGeneration} + 1` })
     .where(eq(users.id, userId))
     .returning();
+  if (row) await revokeSessions(ctx, userId);
   return row ?? null;
+}
+
+/**
+ * Starts a new session generation inside the caller's transaction (an admin ban): every token
+ * issued before stops verifying once it commits. The caller runs `revokeSessions` after commit.
+ */
+export async function bumpSessionGeneration(db: Db, userId: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ sessionGeneration: sql`${users.sessionGeneration} + 1` })
+    .where(eq(users.id, userId));
 }
 
 /** A user's current session generation, or null when there is no such user. */

@@ -236,6 +236,35 @@ export class MatrixAdmin {
     );
   }
 
+  /**
+   * Synapse admin API: the user's devices (GET /_synapse/admin/v2/users/<user_id>/devices,
+   * synapse/rest/admin/devices.py DevicesRestServlet.on_GET: `{devices: [{device_id, …}], total}`).
+   */
+  async devices(adminToken: string, userId: string): Promise<string[]> {
+    const r = await this.call(
+      'GET',
+      `/_synapse/admin/v2/users/${enc(userId)}/devices`,
+      undefined,
+      adminToken,
+    );
+    return Array.isArray(r.devices) ? r.devices.map((d: { device_id?: unknown }) => String(d.device_id)) : [];
+  }
+
+  /**
+   * Synapse admin API: deletes the devices and with them their access tokens
+   * (POST /_synapse/admin/v2/users/<user_id>/delete_devices {devices}, devices.py
+   * DeleteDevicesRestServlet; handlers/device.py delete_devices → delete_access_tokens_for_devices).
+   * The password stays: the product logs in again for the next session.
+   */
+  async deleteDevices(adminToken: string, userId: string, deviceIds: string[]): Promise<void> {
+    await this.call(
+      'POST',
+      `/_synapse/admin/v2/users/${enc(userId)}/delete_devices`,
+      { devices: deviceIds },
+      adminToken,
+    );
+  }
+
   /** Synapse admin API (the embedded homeserver implements it too): no more logins, rooms left. */
   async deactivate(adminToken: string, userId: string): Promise<void> {
     await this.call('POST', `/_synapse/admin/v1/deactivate/${enc(userId)}`, { erase: true }, adminToken);

@@ -4,16 +4,24 @@
  * GET /api/users/matrixavatar/:sender. Service functions in ./service.ts; the embedded homeserver
  * itself lives in src/homeserver.
  */
-import { matrixAvatarParamsSchema, productUserIdOf } from '@openpug/shared';
+import { chatSessionResponseSchema, matrixAvatarParamsSchema, productUserIdOf } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { embeddedServerName, embeddedSharedSecret } from '../../homeserver';
+import { AppError } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
-import { setMatrixSessionProvider } from '../accounts/session';
+import { setChatRevoker, setMatrixSessionProvider } from '../accounts/session';
+import { currentUserId, requireAuth } from '../auth/guard';
 import { activeSanction } from '../moderation/sanctions';
 import { identiconSvg } from './identicon';
 import { fetchTransport, type Transport } from './matrix-admin';
-import { joinMatchRoom, matrixSessionFor, provisionUser, registerChatService } from './service';
+import {
+  joinMatchRoom,
+  matrixSessionFor,
+  provisionUser,
+  registerChatService,
+  revokeChatSessions,
+} from './service';
 
 export const chatModule =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -52,6 +60,7 @@ export const chatModule =
     setMatrixSessionProvider(ctx, async (userId) =>
       (await activeSanction(ctx, ctx.db, userId, 'ban')) ? null : matrixSessionFor(ctx, userId),
     );
+    setChatRevoker(ctx, (userId) => revokeChatSessions(ctx, userId));
     ctx.bus.on('user.created', async ({ userId }) => {
       try {
         await provisionUser(ctx, userId);
@@ -71,6 +80,32 @@ export const chatModule =
       }
     });
 
+    // The chat credentials again, for a tab that keeps its session while its chat token was
+    // revoked (its own password change revokes every chat token of the account).
+    app.get(
+      '/api/chat/session',
+      {
+        onRequest: requireAuth,
+        schema: {
+          tags: ['chat'],
+          summary: 'Chat credentials for the signed-in player',
+          response: { 200: chatSessionResponseSchema },
+        },
+      },
+      async (request) => {
+        const userId = currentUserId(request);
+        if (await activeSanction(ctx, ctx.db, userId, 'ban')) return { matrix: null };
+        try {
+          return { matrix: await matrixSessionFor(ctx, userId) };
+        } catch (err) {
+          request.log.warn({ err, userId }, 'chat session failed');
+          throw new AppError(503, 'CHAT_UNAVAILABLE');
+        }
+      },
+    );
+
+    // Chat moderation in the global and match rooms (./moderation.ts): admins, and a match's
+    // captains in its room.
     app.get(
       '/api/users/matrixavatar/:sender',
       { schema: { tags: ['chat'], params: matrixAvatarParamsSchema } },

@@ -263,6 +263,21 @@ export function provisionUser(ctx: AppContext, userId: string): Promise<AccountR
   });
 }
 
+/**
+ * Revokes every chat access token of the user (a password change or reset, a ban): all their
+ * devices are deleted through the admin API, so whatever token a browser holds answers
+ * M_UNKNOWN_TOKEN. The stored password stays, so the next login gets a fresh token (`refresh`).
+ * Nothing to do for a user who never had a chat account.
+ */
+export async function revokeChatSessions(ctx: AppContext, userId: string): Promise<void> {
+  const row = await accountRow(ctx, userId);
+  if (!row) return;
+  const s = chat(ctx);
+  const bot = await ensureBot(ctx);
+  const devices = await s.admin.devices(bot.accessToken, row.matrixUserId);
+  if (devices.length > 0) await s.admin.deleteDevices(bot.accessToken, row.matrixUserId, devices);
+}
+
 /** The credentials returned at login: `{userId, accessToken, deviceId, homeserverUrl}`. */
 export async function matrixSessionFor(ctx: AppContext, userId: string): Promise<MatrixSession> {
   const row = await provisionUser(ctx, userId);

@@ -2,9 +2,10 @@
  * Moderation: admins ban and mute players and lift sanctions early; every change is written to
  * the audit log in the same transaction.
  *
- * - A ban takes the player out of the queue at once (no miss, no cooldown) and is refused by the
- *   queue (BANNED), friend requests (BANNED) and the chat (no credentials at login; silenced in
- *   the global room and their live match's room). A mute silences the chat only.
+ * - A ban takes the player out of the queue at once (no miss, no cooldown), ends every session
+ *   (tokens, sockets, chat credentials) and refuses sign-in while it runs (403 BANNED with the
+ *   reason and end); the queue (BANNED), friend requests (BANNED) and the chat (silenced in the
+ *   global room and their live match's room) refuse it too. A mute silences the chat only.
  * - Sanctions are rows (startsAt, endsAt — null = permanent —, liftedAt); being active is read
  *   from them at the time of asking. The job `moderation.expire` at a timed sanction's end only
  *   tells the player and gives their chat back.
@@ -17,7 +18,8 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import { findUserById, findUsersByIds } from '../accounts/service';
+import { bumpSessionGeneration, findUserById, findUsersByIds } from '../accounts/service';
+import { revokeSessions } from '../accounts/session';
 import { setChatSilenced } from '../chat/service';
 import { findLiveMatchId } from '../matches/service';
 import { removeBannedFromQueue } from '../queue/service';
@@ -76,12 +78,15 @@ export async function sanctionsOf(ctx: AppContext, userId: string): Promise<Sanc
 
 /**
  * After commit: the player hears their running ban and mute, and their chat follows them
- * (silenced while either runs). A chat outage must not undo the sanction: it is logged.
+ * (silenced while either runs). A chat outage must not undo the sanction: it is logged. A new ban
+ * (`revoke`) then ends the player's sessions: the update above reaches their open tabs first, so
+ * they can show why they were signed out (docs/contract.md §4, Bans).
  */
-function announce(ctx: AppContext, after: After, userId: string): void {
+function announce(ctx: AppContext, after: After, userId: string, revoke = false): void {
   after.add(async () => {
     const state: ModerationState = await moderationStateOf(ctx, ctx.db, userId);
     ctx.realtime.toUser(userId, 'PRIVATE_MODERATION_UPDATE', state);
+    if (revoke) await revokeSessions(ctx, userId);
     const matchId = await findLiveMatchId(ctx.db, userId);
     await setChatSilenced(ctx, userId, !!(state.ban || state.mute), matchId ? [matchId] : []);
   });
@@ -132,6 +137,8 @@ export async function insertSanction(
   const before = await moderationStateOf(ctx, tx, userId);
   await tx.insert(sanctions).values(row);
   const removedFromQueue = row.kind === 'ban' && (await removeBannedFromQueue(ctx, tx, after, userId));
+  // A ban ends every session: tokens issued before it answer 401 BAD_TOKEN once this commits.
+  if (row.kind === 'ban') await bumpSessionGeneration(tx, userId);
   await recordAudit(ctx, tx, {
     actorId: adminId,
     action: 'sanction.create',
@@ -142,7 +149,7 @@ export async function insertSanction(
     after: { ...(await moderationStateOf(ctx, tx, userId)), sanction: auditView(row), removedFromQueue },
   });
   if (row.endsAt !== null) await jobsOf(ctx).schedule(tx, after, EXPIRE_JOB, row.id, row.endsAt);
-  announce(ctx, after, userId);
+  announce(ctx, after, userId, row.kind === 'ban');
   return row;
 }
 

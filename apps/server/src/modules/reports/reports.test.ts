@@ -17,6 +17,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { sessionGenerationOf } from '../accounts/service';
 import { matches } from '../matches/schema';
 import { reports } from './schema';
 
@@ -31,7 +32,9 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const auth = async (u: TestUser) => bearer((await t.app.ctx.tokens.sign(u.id)).token);
+/** A token issued now (after a ban, at the account's new session generation). */
+const auth = async (u: TestUser) =>
+  bearer((await t.app.ctx.tokens.sign(u.id, (await sessionGenerationOf(t.app.ctx.db, u.id)) ?? 0)).token);
 const report = async (by: TestUser, payload: object) =>
   t.app.inject({ method: 'POST', url: '/api/reports', headers: await auth(by), payload });
 const mine = async (u: TestUser) =>
