@@ -57,17 +57,17 @@ test('e-mail journey: sign up, verify, link voice, log out and in, change and re
   await form.getByLabel('Confirm password').fill(player.password);
   await form.getByRole('button', { name: 'Create account' }).click();
 
-  // 201 → stored session, home with the verify notice.
-  await expect(page).toHaveURL(/\/home$/);
-  await expect(page.getByRole('heading', { name: `Welcome, ${player.name}!` })).toBeVisible();
-  await expect(page.getByTestId('verify-notice')).toContainText(player.email);
-  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
-  expect(Number(await page.evaluate(() => localStorage.getItem('expiry')))).toBeGreaterThan(Date.now());
+  // 202 → "check your e-mail" (the same answer whether or not the address has an account): no
+  // session yet, and nothing to log in to.
+  await expect(page.getByTestId('signup-sent')).toContainText(player.email);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
-  // The verification mail's link.
+  // The mail's link creates the account and signs it in.
   const verifyLink = await mailLink(request, player.email, 'verify');
   await page.goto(verifyLink);
-  await expect(page.getByText('E-mail verified successfully')).toBeVisible();
+  await expect(page.getByText('Your account is ready and you are signed in.')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+  expect(Number(await page.evaluate(() => localStorage.getItem('expiry')))).toBeGreaterThan(Date.now());
   expect(JSON.parse((await page.evaluate(() => localStorage.getItem('user'))) ?? '{}').verified).toBe(true);
   await page.getByRole('link', { name: 'Go to home' }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${player.name}!` })).toBeVisible();
@@ -117,8 +117,11 @@ test('e-mail journey: sign up, verify, link voice, log out and in, change and re
   await loginForm.getByLabel('E-mail').fill(player.email);
   await loginForm.getByLabel('Password').fill('wrong-password');
   await loginForm.getByRole('button', { name: 'Login' }).click();
-  await expect(page.getByRole('dialog').getByText('Wrong e-mail or password')).toBeVisible();
-  await closeErrors(page);
+  // Shown at the password field (no dialog), with the reset link right under it.
+  await expect(loginForm.getByText('Wrong e-mail or password')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(loginForm.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
+  await expect(loginForm.getByRole('link', { name: 'Forgot password?' })).toBeVisible();
   await logInInBrowser(page, player.email, player.password);
 
   // Change the password in the profile.
@@ -251,26 +254,31 @@ test('sign-up screens in German', async ({ page, request }) => {
   await expect(form.getByText('Passwörter müssen übereinstimmen')).toBeVisible();
   await form.getByLabel('Passwort bestätigen').fill(player.password);
   await form.getByRole('button', { name: 'Konto erstellen' }).click();
+  await expect(page.getByTestId('signup-sent')).toContainText(player.email);
 
-  await expect(page).toHaveURL(/\/home$/);
-  await expect(page.getByRole('heading', { name: `Willkommen, ${player.name}!` })).toBeVisible();
-  await expect(page.getByTestId('verify-notice')).toContainText('Bitte bestätige dein Konto');
-
-  // The mail is German too.
+  // The mail is German too; its link signs the new account in.
   const mails = await outbox(request, player.email);
   expect(mails[0]?.subject).toBe('Bestätige dein openpug-Konto');
   await page.goto(await mailLink(request, player.email, 'verify'));
-  await expect(page.getByText('E-Mail erfolgreich bestätigt')).toBeVisible();
+  await expect(page.getByText('Dein Konto ist bereit und du bist angemeldet.')).toBeVisible();
+  await page.goto('/home');
+  await expect(page.getByRole('heading', { name: `Willkommen, ${player.name}!` })).toBeVisible();
 
-  // The same address again is refused with the German catalogue text.
+  // The same address again: the same "check your e-mail" answer (nobody learns that the address
+  // has an account), with the log-in and reset links; the owner gets a mail about the attempt.
   await page.evaluate(() => localStorage.removeItem('token'));
   await page.goto('/signup');
   const again = page.getByRole('form', { name: 'Mit E-Mail registrieren' });
   await again.getByLabel('Name').fill(`${player.name}2`);
   await again.getByLabel('E-Mail').fill(player.email);
-  await again.getByLabel('Passwort', { exact: true }).fill(player.password);
-  await again.getByLabel('Passwort bestätigen').fill(player.password);
+  await again.getByLabel('Passwort', { exact: true }).fill('another-password');
+  await again.getByLabel('Passwort bestätigen').fill('another-password');
   await again.getByRole('button', { name: 'Konto erstellen' }).click();
-  await expect(page.getByRole('dialog').getByText('E-Mail existiert bereits')).toBeVisible();
-  await expect(page).toHaveURL(/\/signup$/);
+  await expect(page.getByTestId('signup-sent')).toContainText(player.email);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Anmelden' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Passwort zurücksetzen' })).toBeVisible();
+  await expect
+    .poll(async () => (await outbox(request, player.email))[0]?.subject)
+    .toBe('Jemand wollte sich mit deiner Adresse registrieren');
 });

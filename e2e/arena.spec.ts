@@ -9,8 +9,8 @@
  */
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { FakeMatchzyServer } from '../apps/server/src/modules/gameservers/testing/fake-matchzy';
-import { mailLink, steamLogInInBrowser } from './helpers/accounts';
-import { E2E_ADMIN_EMAIL } from './helpers/competition';
+import { steamLogInInBrowser } from './helpers/accounts';
+import { adminLogin } from './helpers/competition';
 import { befriend, openAs, type Player, signUpPlayer } from './helpers/social';
 
 const RCON_PASSWORD = 'e2e-arena';
@@ -22,16 +22,7 @@ const friendItem = (page: Page, name: string) =>
 /** The e2e server's admin (ADMIN_EMAILS): signed up once per server run, logged in after that. */
 async function adminSession(request: APIRequestContext): Promise<Player['session']> {
   const password = 'secret-pass-1';
-  const signUp = await request.post('/api/register', {
-    data: { name: `Admin${Date.now().toString(36)}`, email: E2E_ADMIN_EMAIL, password, locale: 'en' },
-  });
-  if (signUp.status() === 201) {
-    const id = (await mailLink(request, E2E_ADMIN_EMAIL, 'verify')).split('/verify/')[1];
-    expect((await request.post('/api/verify', { data: { id } })).status()).toBe(200);
-  }
-  const session = await (
-    await request.post('/api/login', { data: { email: E2E_ADMIN_EMAIL, password } })
-  ).json();
+  const session = await adminLogin(request, `Admin${Date.now().toString(36)}`, password);
   expect(session.user?.role).toBe('ADMIN');
   return session;
 }

@@ -3,7 +3,8 @@
  * helpers to prepare players quickly and the UI helpers when the screens themselves are under test.
  *
  * - `newPlayerData(prefix)` → unique {name, email, password}
- * - `signUpByApi(request, data?)` → {user, token, expiresAt, matrix, ...data}
+ * - `signUpByApi(request, data?)` → {user, token, expiresAt, matrix, ...data} (sign-up, then the mailed link)
+ * - `confirmSignUp(request, email)` → opens the mailed sign-up link; the new account's session
  * - `storeSession(page, session, locale?)` → logged in on the next page load (localStorage)
  * - `signUpInBrowser(page, data)` / `logInInBrowser(page, email, password)` through the screens
  * - `outbox(request, to)`, `mailLink(request, email, kind)` → the newest verify/reset link
@@ -42,8 +43,16 @@ export async function signUpByApi(
   locale: 'en' | 'de' = 'en',
 ): Promise<SignedUp> {
   const res = await request.post('/api/register', { data: { ...data, locale } });
-  expect(res.status(), await res.text()).toBe(201);
-  return { ...data, ...((await res.json()) as SessionAnswer) };
+  expect(res.status(), await res.text()).toBe(202);
+  return { ...data, ...(await confirmSignUp(request, data.email)) };
+}
+
+/** Opens the sign-up link mailed to `email` (the account is created then): the new session. */
+export async function confirmSignUp(request: APIRequestContext, email: string): Promise<SessionAnswer> {
+  const id = (await mailLink(request, email, 'verify')).split('/verify/')[1];
+  const res = await request.post('/api/verify', { data: { id } });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { session: SessionAnswer }).session;
 }
 
 /** Stores a session the way the web app does; the next page load starts logged in. */
@@ -69,7 +78,11 @@ export async function signUpInBrowser(page: Page, data: PlayerData): Promise<voi
   await page.locator('input[name="password"]').fill(data.password);
   await page.locator('input[name="confirmPassword"]').fill(data.password);
   await page.locator('form button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/home$/);
+  await page.getByTestId('signup-sent').waitFor();
+  // The link in the mail creates the account and signs it in.
+  await page.goto(await mailLink(page.request, data.email, 'verify'));
+  await page.getByRole('alert').waitFor();
+  await page.goto('/home');
 }
 
 export async function logInInBrowser(page: Page, email: string, password: string): Promise<void> {

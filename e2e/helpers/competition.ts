@@ -3,25 +3,26 @@
  * ADMIN_EMAILS, which promotes it once the address is verified) and ten socket bots that queue, accept, pick and ban until their match is live.
  */
 import { type APIRequestContext, expect } from '@playwright/test';
-import { linkVoiceByApi, mailLink } from './accounts';
+import { linkVoiceByApi, signUpByApi } from './accounts';
 import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './match';
 import { type Player, signUpPlayer } from './social';
 
 export const E2E_ADMIN_EMAIL = 'competition-admin@example.test';
 
+/**
+ * The e2e server's admin session: the journeys share one server, so a spec that ran earlier may
+ * have made the account already (log in); else it signs up and opens the mailed link.
+ */
+export async function adminLogin(request: APIRequestContext, name: string, password: string) {
+  const login = await request.post('/api/login', { data: { email: E2E_ADMIN_EMAIL, password } });
+  if (login.ok()) return await login.json();
+  return signUpByApi(request, { name, email: E2E_ADMIN_EMAIL, password });
+}
+
 export async function signUpAdmin(request: APIRequestContext): Promise<Player> {
   const name = `Admin${Date.now().toString(36)}`;
   const password = 'secret-pass-1';
-  const response = await request.post('/api/register', {
-    data: { name, email: E2E_ADMIN_EMAIL, password, locale: 'en' },
-  });
-  // The journeys share one server: a spec that ran earlier may have made the admin already.
-  if (response.status() === 201) {
-    const id = (await mailLink(request, E2E_ADMIN_EMAIL, 'verify')).split('/verify/')[1];
-    expect((await request.post('/api/verify', { data: { id } })).status()).toBe(200);
-  } else if (response.status() !== 409) throw new Error(`admin sign-up failed: ${response.status()}`);
-  const login = await request.post('/api/login', { data: { email: E2E_ADMIN_EMAIL, password } });
-  const session = await login.json();
+  const session = await adminLogin(request, name, password);
   if (session.user?.role !== 'ADMIN') throw new Error(`admin not promoted: ${JSON.stringify(session.user)}`);
   return {
     id: session.user._id,

@@ -4,7 +4,7 @@
  * token, user, expiry, matrix), so the app auto-logs in on the next page load.
  */
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { type SessionAnswer, storeSession } from './accounts';
+import { type SessionAnswer, signUpByApi, storeSession } from './accounts';
 
 export interface Player {
   id: string;
@@ -23,10 +23,7 @@ export async function signUpPlayer(request: APIRequestContext, prefix: string): 
   const name = `${prefix}${tag}`;
   const email = `${name.toLowerCase()}@example.test`;
   const password = 'secret-pass-1';
-  const response = await request.post('/api/register', { data: { name, email, password, locale: 'en' } });
-  if (response.status() !== 201)
-    throw new Error(`sign-up failed: ${response.status()} ${await response.text()}`);
-  const session = await response.json();
+  const session = await signUpByApi(request, { name, email, password });
   return { id: session.user._id, name, email, password, token: session.token, session };
 }
 

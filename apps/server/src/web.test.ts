@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/helpers';
+import { createTestApp, signUpAndConfirm, type TestApp } from '../test/helpers';
 
 const webDist = path.join(os.tmpdir(), `openpug-webdist-headers-${process.pid}`);
 
@@ -90,12 +90,12 @@ describe('security headers over http', () => {
   });
 
   it('Matrix media still download, with their own sandbox policy, from any origin', async () => {
-    const signup = await t.app.inject({
-      method: 'POST',
-      url: '/api/register',
-      payload: { name: 'Media', email: 'media@example.test', password: 'secret1' },
+    const signup = await signUpAndConfirm(t.app, {
+      name: 'Media',
+      email: 'media@example.test',
+      password: 'secret1',
     });
-    const { accessToken } = signup.json().matrix as { accessToken: string };
+    const { accessToken } = signup.matrix as { accessToken: string };
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
       'base64',

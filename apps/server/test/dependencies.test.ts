@@ -30,6 +30,7 @@ import {
   users,
 } from '../src/db/schema';
 import { createTokens } from '../src/modules/auth/tokens';
+import { listOutbox } from '../src/modules/mail/mailer';
 import { ACCEPT_JOB } from '../src/modules/queue/service';
 import { connectSocket, usingPostgres } from './helpers';
 import {
@@ -261,6 +262,15 @@ describe.skipIf(!!skipReason || usingPostgres())(
           body: JSON.stringify({ name: `syn${randomUUID().slice(0, 6)}`, email, password }),
         });
         expect(signUp.status, await signUp.clone().text()).toBeLessThan(300);
+        // The account exists once the mailed link is opened (docs/contract.md §4).
+        const [mail] = await listOutbox(database.db, email);
+        const linkId = /\/verify\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
+        const confirmed = await fetch(`${a.url}/api/verify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ id: linkId }),
+        });
+        expect(confirmed.status, await confirmed.clone().text()).toBe(200);
         const login = async (inst: Instance) => {
           const res = await fetch(`${inst.url}/api/login`, {
             method: 'POST',

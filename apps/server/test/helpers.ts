@@ -18,6 +18,7 @@ import { type Database, openPglite, openPostgres } from '../src/db/client';
 import { matches, matchPlayers, users } from '../src/db/schema';
 import { inTransaction } from '../src/jobs';
 import { createTokens } from '../src/modules/auth/tokens';
+import { listOutbox } from '../src/modules/mail/mailer';
 import { createMatch } from '../src/modules/matches/service';
 
 export const usingPostgres = () => process.env.TEST_DB === 'postgres';
@@ -70,6 +71,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     RANKING_REFRESH_MS: '0',
     // No arena polling unless a test asks for it: its job would fire in every clock advance.
     ARENA_POLL_MS: '0',
+    // Test clients do not answer `server-draining`: closing the app cuts them at once.
+    DRAIN_NOTICE_MS: '0',
     ...overrides,
   });
 }
@@ -164,6 +167,24 @@ export async function createTestUser(
   await app.ctx.db.insert(users).values(row);
   const { token } = await app.ctx.tokens.sign(id);
   return { id, name: row.name ?? '', email: row.email ?? '', token };
+}
+
+/**
+ * Signs up through the API and opens the mailed link (the dev outbox), as a player does: the
+ * account exists from then on. Returns the session answer of `POST /api/verify`.
+ */
+export async function signUpAndConfirm(
+  app: AppInstance,
+  body: { name: string; email: string; password: string; confirmPassword?: string; locale?: 'en' | 'de' },
+) {
+  const res = await app.inject({ method: 'POST', url: '/api/register', payload: body });
+  if (res.statusCode !== 202) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+  const [mail] = await listOutbox(app.ctx.db, body.email.trim().toLowerCase());
+  const id = /\/verify\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
+  if (!id) throw new Error(`no sign-up link mailed to ${body.email}`);
+  const confirmed = await app.inject({ method: 'POST', url: '/api/verify', payload: { id } });
+  if (confirmed.statusCode !== 200) throw new Error(`confirming failed: ${confirmed.body}`);
+  return { id, ...(confirmed.json().session as { token: string; user: { _id: string }; matrix: unknown }) };
 }
 
 /** Inserts a match in `status` with `players` alternating between the teams; returns its id. */

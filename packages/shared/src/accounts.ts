@@ -86,7 +86,14 @@ export const loginBodySchema = z.object({
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
-/** Answer of login, Steam login and sign-up. `expiresAt` is epoch ms; `matrix` is filled by the chat module. */
+/**
+ * Answer of a sign-up: "check your e-mail", the same whether or not the address already has an
+ * account (docs/contract.md §4); the account exists once the link in the mail is opened.
+ */
+export const registerResponseSchema = z.object({ sent: z.literal(true), email: z.string() });
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;
+
+/** Answer of login, Steam login and a confirmed sign-up. `expiresAt` is epoch ms; `matrix` is filled by the chat module. */
 export const sessionResponseSchema = z.object({
   user: profileSchema,
   token: z.string(),
@@ -100,7 +107,12 @@ export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
 export const oneTimeIdSchema = z.string().trim().min(1, 'IS_EMPTY').max(200, 'ID_MALFORMED');
 export const verifyBodySchema = z.object({ id: oneTimeIdSchema });
-export const verifyResponseSchema = z.object({ verified: z.boolean() });
+/** `session` only when the link confirmed a sign-up: the new account is signed in right away. */
+export const verifyResponseSchema = z.object({
+  verified: z.boolean(),
+  session: sessionResponseSchema.optional(),
+});
+export type VerifyResponse = z.infer<typeof verifyResponseSchema>;
 
 export const forgotBodySchema = z.object({ email: emailSchema });
 /** The same answer whether or not an account has this address. */

@@ -22,12 +22,12 @@ import {
   unlockByDrop,
 } from '../../../test/helpers';
 import { MAX_FAILED_LOGINS } from './routes';
-import { accountTokens, users } from './schema';
+import { pendingSignups, users } from './schema';
 
 // The real argon2, with its password checks counted: how many login attempts reach the hash.
 vi.mock('@node-rs/argon2', async (importOriginal) => {
   const real = await importOriginal<typeof import('@node-rs/argon2')>();
-  return { ...real, verify: vi.fn(real.verify) };
+  return { ...real, verify: vi.fn(real.verify), hash: vi.fn(real.hash) };
 });
 const hashChecks = () => vi.mocked(argon2.verify).mock.calls.length;
 
@@ -67,48 +67,86 @@ const linkIn = (text: string, kind: 'verify' | 'reset') => {
 const serverUrl = async () => t.url || (await t.listen());
 const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload, headers });
-const register = (email: string, extra: object = {}, headers: Record<string, string> = {}) =>
+const requestSignup = (email: string, extra: object = {}, headers: Record<string, string> = {}) =>
   post('/api/register', { name: 'Alice', email, password: 'secret1', ...extra }, headers);
+/** Signs up and opens the mailed link, as a player does: returns the session of the new account. */
+const register = async (email: string, extra: object = {}, headers: Record<string, string> = {}) => {
+  const res = await requestSignup(email, extra, headers);
+  expect(res.statusCode, res.body).toBe(202);
+  const [mail] = await outbox(email.toLowerCase());
+  const confirmed = await post('/api/verify', { id: linkIn(mail.text, 'verify') });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+  return confirmed.json().session as { token: string; user: { _id: string; role: string } };
+};
 
 describe('sign-up', () => {
-  it('creates the account, answers 201 {user, token} and mails a verification link in the browser language', async () => {
-    const res = await register('Alice@Example.test', {}, { 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' });
-    expect(res.statusCode).toBe(201);
-    const body = res.json();
-    expect(body).toMatchObject({
-      token: expect.any(String),
-      expiresAt: clock.now() + 1440 * 60_000,
-      matrix: expect.anything(), // filled by the chat module (setMatrixSessionProvider)
-      user: {
-        name: 'Alice',
-        email: 'alice@example.test',
-        verified: false,
-        role: 'USER',
-        locale: 'de',
-        sound: 'retro.mp3',
-        banner: 'ezpug',
-        unlockedBanners: ['ezpug'],
-        stats: { elo: 200 },
-        rank: expect.any(Number),
-        steamId: null,
-        teamSpeakId: null,
-        discordId: null,
-        unseenDropsCount: 0,
-        whatsAppEnabled: false,
-      },
-    });
-    expect(body.user).not.toHaveProperty('passwordHash');
-    const stored = await rowByEmail('alice@example.test');
-    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+  it('answers 202 "check your e-mail"; the mailed link (browser language) creates the verified account and signs it in', async () => {
+    const res = await requestSignup(
+      'Alice@Example.test',
+      {},
+      { 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' },
+    );
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ sent: true, email: 'alice@example.test' });
+    // No account until the link is opened: logging in fails as for an unknown address.
+    expect(await rowByEmail('alice@example.test')).toBeUndefined();
+    const early = await post('/api/login', { email: 'alice@example.test', password: 'secret1' });
+    expect(early.json()).toEqual({ errors: { msg: 'WRONG_CREDENTIALS' } });
     const [mail] = await outbox('alice@example.test');
     expect(mail).toMatchObject({ channel: 'email', subject: 'Bestätige dein openpug-Konto' });
     // Only the hash of the link id is stored.
     const id = linkIn(mail.text, 'verify');
-    const tokens = await t.app.ctx.db.select().from(accountTokens).where(eq(accountTokens.userId, stored.id));
-    expect(tokens.map((x) => x.idHash)).not.toContain(id);
-    // The session token works.
-    const profile = await t.app.inject({ method: 'GET', url: '/api/profile', headers: bearer(body.token) });
+    const pending = await t.app.ctx.db
+      .select()
+      .from(pendingSignups)
+      .where(eq(pendingSignups.email, 'alice@example.test'));
+    expect(pending).toHaveLength(1);
+    expect(pending[0].idHash).not.toBe(id);
+    expect(pending[0].passwordHash).toMatch(/^\$argon2id\$/);
+    const confirmed = await post('/api/verify', { id });
+    expect(confirmed.statusCode).toBe(200);
+    const body = confirmed.json();
+    expect(body).toMatchObject({
+      verified: true,
+      session: {
+        token: expect.any(String),
+        expiresAt: clock.now() + 1440 * 60_000,
+        matrix: expect.anything(), // filled by the chat module (setMatrixSessionProvider)
+        user: {
+          name: 'Alice',
+          email: 'alice@example.test',
+          verified: true,
+          role: 'USER',
+          locale: 'de',
+          sound: 'retro.mp3',
+          banner: 'ezpug',
+          unlockedBanners: ['ezpug'],
+          stats: { elo: 200 },
+          steamId: null,
+          teamSpeakId: null,
+          discordId: null,
+          unseenDropsCount: 0,
+          whatsAppEnabled: false,
+        },
+      },
+    });
+    expect(body.session.user).not.toHaveProperty('passwordHash');
+    const stored = await rowByEmail('alice@example.test');
+    expect(stored.passwordHash).toBe(pending[0].passwordHash);
+    // The session token works, and so does the password.
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: '/api/profile',
+      headers: bearer(body.session.token),
+    });
     expect(profile.json()._id).toBe(stored.id);
+    expect((await post('/api/login', { email: 'alice@example.test', password: 'secret1' })).statusCode).toBe(
+      200,
+    );
+    // The link works once.
+    expect((await post('/api/verify', { id })).json()).toEqual({
+      errors: { msg: 'NOT_FOUND_OR_ALREADY_VERIFIED' },
+    });
   });
 
   it.each([
@@ -127,13 +165,61 @@ describe('sign-up', () => {
     expect(await rowByEmail('b@example.test')).toBeUndefined();
   });
 
-  it('refuses a taken e-mail (any case) with EMAIL_ALREADY_EXISTS', async () => {
-    await register('taken@example.test');
+  it('an existing address gets the same answer as a new one; its owner is mailed, nothing changes', async () => {
+    const owner = await register('taken@example.test', {}, { 'accept-language': 'en' });
     const before = await rowByEmail('taken@example.test');
-    const res = await register('TAKEN@example.test', { name: 'Other' });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ errors: { msg: 'EMAIL_ALREADY_EXISTS' } });
+    const mailsBefore = (await outbox('taken@example.test')).length;
+    const fresh = await requestSignup('fresh-one@example.test', { name: 'Other' });
+    const taken = await requestSignup('TAKEN@example.test', { name: 'Other', password: 'other-pass' });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(taken.json()).toEqual({ sent: true, email: 'taken@example.test' });
+    expect(Object.keys(taken.json())).toEqual(Object.keys(fresh.json()));
+    // The owner learns of the attempt, with a way to log in or reset the password; no link that
+    // would change the account.
+    const mails = await outbox('taken@example.test');
+    expect(mails).toHaveLength(mailsBefore + 1);
+    expect(mails[0]).toMatchObject({
+      channel: 'email',
+      subject: 'Someone tried to sign up with your address',
+    });
+    expect(mails[0].text).toContain('https://pug.example/login');
+    expect(mails[0].text).toContain('https://pug.example/forgot');
+    expect(mails[0].text).not.toMatch(/\/verify\/|\/reset\//);
     expect(await rowByEmail('taken@example.test')).toEqual(before);
+    // No new pending sign-up: only the owner's own, used one.
+    const pending = await t.app.ctx.db
+      .select()
+      .from(pendingSignups)
+      .where(eq(pendingSignups.email, 'taken@example.test'));
+    expect(pending.map((p) => p.usedAt !== null)).toEqual([true]);
+    // The other password does not log in; the owner's still does.
+    expect(
+      (await post('/api/login', { email: 'taken@example.test', password: 'other-pass' })).statusCode,
+    ).toBe(400);
+    expect(
+      (await post('/api/login', { email: 'taken@example.test', password: 'secret1' })).json().user._id,
+    ).toBe(owner.user._id);
+  });
+
+  it('both answers take the same work: one password hash each', async () => {
+    await register('same-work@example.test');
+    const hashes = vi.mocked(argon2.hash);
+    const before = hashes.mock.calls.length;
+    await requestSignup('same-work@example.test');
+    const afterTaken = hashes.mock.calls.length;
+    await requestSignup('same-work-new@example.test');
+    expect(afterTaken - before).toBe(1);
+    expect(hashes.mock.calls.length - afterTaken).toBe(1);
+  });
+
+  it('a link opened after the address was taken meanwhile creates nothing', async () => {
+    await requestSignup('race-signup@example.test', { name: 'First' });
+    const [first] = await outbox('race-signup@example.test');
+    await register('race-signup@example.test', { name: 'Second' });
+    const res = await post('/api/verify', { id: linkIn(first.text, 'verify') });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ errors: { msg: 'NOT_FOUND_OR_ALREADY_VERIFIED' } });
+    expect((await rowByEmail('race-signup@example.test')).name).toBe('Second');
   });
 
   it('announces user.created', async () => {
@@ -141,8 +227,8 @@ describe('sign-up', () => {
     t.app.ctx.bus.on('user.created', ({ userId }) => {
       seen.push(userId);
     });
-    const res = await register('created@example.test');
-    expect(seen).toContain(res.json().user._id);
+    const session = await register('created@example.test');
+    expect(seen).toContain(session.user._id);
   });
 });
 
@@ -154,19 +240,17 @@ describe('ADMIN_EMAILS is a seed for verified addresses, applied once', () => {
     expect((await post('/api/verify', { id })).statusCode).toBe(200);
   };
 
-  it('grants nothing to an unverified listed address at sign-up or login; verifying it grants ADMIN', async () => {
-    const res = await register('BOSS@example.test');
-    expect(res.json().user.role).toBe('USER');
-    expect((await login('boss@example.test')).json().user.role).toBe('USER');
-    expect((await rowByEmail('boss@example.test')).role).toBe('USER');
+  it('grants nothing for a listed address before its link is opened; the confirmed sign-up is ADMIN', async () => {
+    await requestSignup('BOSS@example.test');
+    expect(await rowByEmail('boss@example.test')).toBeUndefined();
+    expect((await login('boss@example.test')).json()).toEqual({ errors: { msg: 'WRONG_CREDENTIALS' } });
     await verifyFromMail('boss@example.test');
     expect((await rowByEmail('boss@example.test')).role).toBe('ADMIN');
     expect((await login('boss@example.test')).json().user.role).toBe('ADMIN');
   });
 
   it('grants nothing for a listed address typed into the profile until that address is verified', async () => {
-    const res = await register('climber@example.test');
-    const headers = bearer(res.json().token);
+    const headers = bearer((await register('climber@example.test')).token);
     const changed = await t.app.inject({
       method: 'PATCH',
       url: '/api/profile',
@@ -181,7 +265,6 @@ describe('ADMIN_EMAILS is a seed for verified addresses, applied once', () => {
   it("never undoes an admin's demotion at the next login", async () => {
     const owner = await createTestUser(t.app, { role: 'ADMIN' });
     await register('deputy2@example.test');
-    await verifyFromMail('deputy2@example.test');
     const deputy = await rowByEmail('deputy2@example.test');
     expect(deputy.role).toBe('ADMIN');
     const demoted = await t.app.inject({
@@ -197,9 +280,22 @@ describe('ADMIN_EMAILS is a seed for verified addresses, applied once', () => {
 });
 
 describe('e-mail verification', () => {
-  it('verifies once with the link id, then NOT_FOUND_OR_ALREADY_VERIFIED', async () => {
-    await register('verify@example.test');
-    const id = linkIn((await outbox('verify@example.test'))[0].text, 'verify');
+  /** Signs up and changes the e-mail: the new address gets a verification link. */
+  const changedAddress = async (from: string, to: string) => {
+    const session = await register(from);
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/profile',
+      headers: bearer(session.token),
+      payload: { email: to },
+    });
+    expect(res.statusCode).toBe(200);
+    return linkIn((await outbox(to))[0].text, 'verify');
+  };
+
+  it('verifies a changed address once with the link id, then NOT_FOUND_OR_ALREADY_VERIFIED', async () => {
+    const id = await changedAddress('verify-old@example.test', 'verify@example.test');
+    expect((await rowByEmail('verify@example.test')).verified).toBe(false);
     const ok = await post('/api/verify', { id });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ verified: true });
@@ -209,18 +305,19 @@ describe('e-mail verification', () => {
     expect(again.json()).toEqual({ errors: { msg: 'NOT_FOUND_OR_ALREADY_VERIFIED' } });
   });
 
-  it('refuses an unknown id and an expired link, changing nothing', async () => {
-    await register('late@example.test');
-    const id = linkIn((await outbox('late@example.test'))[0].text, 'verify');
+  it('refuses an unknown id and an expired link (sign-up or changed address), changing nothing', async () => {
+    const changeId = await changedAddress('late-old@example.test', 'late@example.test');
+    await requestSignup('late-signup@example.test');
+    const signupId = linkIn((await outbox('late-signup@example.test'))[0].text, 'verify');
     expect((await post('/api/verify', { id: 'nope' })).json()).toEqual({
       errors: { msg: 'NOT_FOUND_OR_ALREADY_VERIFIED' },
     });
     expect((await post('/api/verify', {})).json()).toEqual({ errors: { msg: 'MISSING' } });
     clock.advance(8 * 24 * 60 * 60_000);
     try {
-      const res = await post('/api/verify', { id });
-      expect(res.statusCode).toBe(404);
+      for (const id of [changeId, signupId]) expect((await post('/api/verify', { id })).statusCode).toBe(404);
       expect((await rowByEmail('late@example.test')).verified).toBe(false);
+      expect(await rowByEmail('late-signup@example.test')).toBeUndefined();
     } finally {
       clock.advance(-8 * 24 * 60 * 60_000);
     }
@@ -586,7 +683,7 @@ describe('profile', () => {
   });
 
   it('changes the password with the current one; a wrong current password changes nothing', async () => {
-    const reg = (await register('pw@example.test')).json();
+    const reg = await register('pw@example.test');
     const change = (payload: object) =>
       t.app.inject({
         method: 'POST',
@@ -661,7 +758,7 @@ describe('sessions end at a password change or reset', () => {
 
   it('a reset signs out every earlier session, on HTTP and at socket sign-in; a new login works', async () => {
     const url = await serverUrl();
-    const signup = (await register('revoke-reset@example.test')).json();
+    const signup = await register('revoke-reset@example.test');
     const other = (
       await post('/api/login', { email: 'revoke-reset@example.test', password: 'secret1' })
     ).json();
@@ -686,7 +783,7 @@ describe('sessions end at a password change or reset', () => {
 
   it('a change signs out the other sessions and hands the caller a fresh token', async () => {
     const url = await serverUrl();
-    const here = (await register('revoke-change@example.test')).json();
+    const here = await register('revoke-change@example.test');
     const elsewhere = (
       await post('/api/login', { email: 'revoke-change@example.test', password: 'secret1' })
     ).json();
@@ -710,7 +807,7 @@ describe('sessions end at a password change or reset', () => {
   });
 
   it('a refused change (wrong current password) keeps every session', async () => {
-    const user = (await register('keep-sessions@example.test')).json();
+    const user = await register('keep-sessions@example.test');
     const before = await row(user.user._id);
     const wrong = await t.app.inject({
       method: 'POST',
@@ -828,7 +925,7 @@ describe('SMTP', () => {
         url: '/api/register',
         payload: { name: 'Smtp', email: 'smtp@example.test', password: 'secret1' },
       });
-      expect(res.statusCode).toBe(201);
+      expect(res.statusCode).toBe(202);
       await expect.poll(() => received.length).toBe(1);
       const raw = received[0].replace(/=\r?\n/g, '');
       expect(raw).toMatch(/^To: smtp@example\.test/m);

@@ -5,7 +5,7 @@
 import type { Locale } from '@openpug/shared';
 import type { Email } from '../mail/mailer';
 
-type Kind = 'verify' | 'emailChange' | 'reset';
+type Kind = 'verify' | 'emailChange' | 'reset' | 'signupExisting';
 
 const TEXTS: Record<
   Locale,
@@ -32,6 +32,13 @@ const TEXTS: Record<
       action: 'Reset password',
       outro: 'If you did not ask for this, you can ignore this e-mail; your password stays the same.',
     },
+    signupExisting: {
+      subject: 'Someone tried to sign up with your address',
+      intro:
+        'Someone tried to sign up for openpug with this e-mail address, but it already has an account. If that was you, log in, or reset your password if you forgot it:',
+      action: 'Log in',
+      outro: 'If it was not you, you can ignore this e-mail; nothing has changed.',
+    },
   },
   de: {
     verify: {
@@ -54,6 +61,13 @@ const TEXTS: Record<
       action: 'Passwort zurücksetzen',
       outro: 'Wenn du das nicht warst, ignoriere diese E-Mail; dein Passwort bleibt unverändert.',
     },
+    signupExisting: {
+      subject: 'Jemand wollte sich mit deiner Adresse registrieren',
+      intro:
+        'Jemand wollte sich bei openpug mit dieser E-Mail-Adresse registrieren, aber sie gehört schon zu einem Konto. Wenn du das warst, melde dich an oder setze dein Passwort zurück, falls du es vergessen hast:',
+      action: 'Anmelden',
+      outro: 'Wenn du das nicht warst, kannst du diese E-Mail ignorieren; nichts wurde geändert.',
+    },
   },
 };
 
@@ -68,19 +82,29 @@ export function accountMail(
   locale: Locale,
   link: string,
   to: string,
-  userId: string,
+  userId: string | null,
   name: string | null,
+  /** A second link under the first (the sign-up attempt mail: reset the password). */
+  second?: { label: string; link: string },
 ): Email {
   const t = TEXTS[locale][kind];
   const hello = locale === 'de' ? `Hallo ${name ?? ''}`.trim() : `Hi ${name ?? ''}`.trim();
+  const secondText = second ? `\n\n${second.label}: ${second.link}` : '';
+  const secondHtml = second
+    ? `<p><a href="${escapeHtml(second.link)}">${escapeHtml(second.label)}</a><br>${escapeHtml(second.link)}</p>`
+    : '';
   return {
     to,
     userId,
     subject: t.subject,
-    text: `${hello},\n\n${t.intro}\n\n${link}\n\n${t.outro}\n\nopenpug`,
-    html: `<p>${escapeHtml(hello)},</p><p>${escapeHtml(t.intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t.action)}</a><br>${escapeHtml(link)}</p><p>${escapeHtml(t.outro)}</p><p>openpug</p>`,
+    text: `${hello},\n\n${t.intro}\n\n${t.action}: ${link}${secondText}\n\n${t.outro}\n\nopenpug`,
+    html: `<p>${escapeHtml(hello)},</p><p>${escapeHtml(t.intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t.action)}</a><br>${escapeHtml(link)}</p>${secondHtml}<p>${escapeHtml(t.outro)}</p><p>openpug</p>`,
   };
 }
+
+/** The label of the reset link in the sign-up attempt mail. */
+export const resetLinkLabel = (locale: Locale) =>
+  locale === 'de' ? 'Passwort zurücksetzen' : 'Reset password';
 
 /** The voice bot's private message with the link code. */
 export function voiceCodeMessage(locale: Locale, code: string): string {

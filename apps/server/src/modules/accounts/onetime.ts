@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { accountTokens } from './schema';
+import { accountTokens, pendingSignups } from './schema';
 
 export const VERIFY_TTL_MS = 7 * 24 * 60 * 60_000;
 export const RESET_TTL_MS = 60 * 60_000;
@@ -74,4 +74,37 @@ export async function voidOneTimeIds(
     .update(accountTokens)
     .set({ usedAt: new Date(ctx.clock.now()) })
     .where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, kind), isNull(accountTokens.usedAt)));
+}
+
+/** Stores a sign-up until its link is opened (docs/contract.md §4); returns the link's secret id. */
+export async function issuePendingSignup(
+  ctx: AppContext,
+  input: { email: string; name: string; passwordHash: string; locale: string },
+): Promise<string> {
+  const id = randomBytes(32).toString('base64url');
+  const now = ctx.clock.now();
+  await ctx.db.insert(pendingSignups).values({
+    idHash: hashId(id),
+    ...input,
+    expiresAt: new Date(now + VERIFY_TTL_MS),
+    createdAt: new Date(now),
+  });
+  return id;
+}
+
+/** Uses a sign-up link up; null when it is unknown, used or expired (or someone else was faster). */
+export async function consumePendingSignup(ctx: AppContext, id: string) {
+  const now = new Date(ctx.clock.now());
+  const [row] = await ctx.db
+    .update(pendingSignups)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(pendingSignups.idHash, hashId(id)),
+        isNull(pendingSignups.usedAt),
+        gt(pendingSignups.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
 }

@@ -6,7 +6,7 @@
  * same answer after the same work) / WRONG_PASSWORD (password change), 403 BLOCKED_USER /
  * BANNER_NOT_UNLOCKED / SOUND_NOT_UNLOCKED, 404 USER_DOES_NOT_EXIST / NOT_FOUND_OR_ALREADY_VERIFIED /
  * NOT_FOUND_OR_ALREADY_USED / NOT_FOUND,
- * 409 EMAIL_ALREADY_EXISTS / TEAMSPEAK_ALREADY_LINKED, 422 validation keys, 429 TOO_MANY_REQUESTS,
+ * 409 EMAIL_ALREADY_EXISTS (e-mail change only; a sign-up never tells) / TEAMSPEAK_ALREADY_LINKED, 422 validation keys, 429 TOO_MANY_REQUESTS,
  * 401 only for a missing/invalid token (the web logs out on 401).
  *
  * A password reset or change starts a new session generation: every token issued before is a 401
@@ -25,6 +25,7 @@ import {
   profileSchema,
   profileUpdateBodySchema,
   registerBodySchema,
+  registerResponseSchema,
   resetBodySchema,
   sessionResponseSchema,
   successResponseSchema,
@@ -40,12 +41,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
-import { requireAuth } from '../auth/guard';
+import { bearerToken, requireAuth } from '../auth/guard';
 import { unlocksOf } from '../drops/service';
+import type { Email } from '../mail/mailer';
 import { deliverInBackground } from '../notify/deliver';
 import { VoiceIdentityNotConnectedError } from '../voice/types';
-import { accountMail, voiceCodeMessage } from './mails';
-import { consumeOneTimeId, issueOneTimeId, peekOneTimeId, voidOneTimeIds } from './onetime';
+import { accountMail, resetLinkLabel, voiceCodeMessage } from './mails';
+import {
+  consumeOneTimeId,
+  consumePendingSignup,
+  issueOneTimeId,
+  issuePendingSignup,
+  peekOneTimeId,
+  voidOneTimeIds,
+} from './onetime';
 import { rateLimiter } from './rate-limit';
 import { users, voiceLinkCodes } from './schema';
 import {
@@ -102,6 +111,26 @@ const auth = { preValidation: requireAuth } as const;
 export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const limit = (bucket: string) => rateLimiter(ctx, bucket);
 
+  /** Sends an account mail: SMTP in the background, the dev outbox at once. */
+  const deliverAccountMail = async (
+    kind: string,
+    mail: Email,
+    log: { error(obj: object, msg: string): void },
+  ) => {
+    if (ctx.mailer.kind === 'smtp') {
+      // Through the notifiers' delivery policy: in the background (a slow or unreachable mail
+      // server must not hold or undo the sign-up), retried with back-off, each attempt logged once
+      // without the address or link, failures counted in /metrics (channel email).
+      deliverInBackground(ctx, `email ${kind}`, () => ctx.mailer.send(mail));
+      return;
+    }
+    try {
+      await ctx.mailer.send(mail); // the dev outbox: stored at once, readable right away
+    } catch (err) {
+      log.error({ err, kind }, 'storing account e-mail failed');
+    }
+  };
+
   const sendAccountMail = async (
     kind: 'verify' | 'emailChange' | 'reset',
     row: UserRow,
@@ -115,19 +144,11 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
     const path = kind === 'reset' ? 'reset' : 'verify';
     const link = `${ctx.config.PUBLIC_URL}/${path}/${id}`;
-    const mail = accountMail(kind, localeOf(row.locale), link, email, row.id, row.name);
-    if (ctx.mailer.kind === 'smtp') {
-      // Through the notifiers' delivery policy: in the background (a slow or unreachable mail
-      // server must not hold or undo the sign-up), retried with back-off, each attempt logged once
-      // without the address or link, failures counted in /metrics (channel email).
-      deliverInBackground(ctx, `email ${kind}`, () => ctx.mailer.send(mail));
-      return;
-    }
-    try {
-      await ctx.mailer.send(mail); // the dev outbox: stored at once, readable right away
-    } catch (err) {
-      log.error({ err, kind }, 'storing account e-mail failed');
-    }
+    await deliverAccountMail(
+      kind,
+      accountMail(kind, localeOf(row.locale), link, email, row.id, row.name),
+      log,
+    );
   };
 
   const voiceCodeHash = (userId: string, teamSpeakId: string, code: string) =>
@@ -150,30 +171,45 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: limit('register'),
         schema: {
           tags: ['accounts'],
-          summary: 'Sign up with name, e-mail and password; sends the verification e-mail',
+          summary:
+            'Sign up with name, e-mail and password; the account exists once the mailed link is opened',
           body: registerBodySchema,
-          response: { 201: sessionResponseSchema },
+          response: { 202: registerResponseSchema },
         },
       },
       async (request, reply) => {
         const body = request.body;
-        if (await findUserByEmail(ctx.db, body.email)) throw conflict('EMAIL_ALREADY_EXISTS');
-        const passwordHash = await hashPassword(body.password);
-        let row: UserRow;
-        try {
-          row = await createUser(ctx, {
+        const locale = body.locale ?? localeFromHeader(request.headers['accept-language']);
+        // Both branches do the same work (one argon2 hash, one lookup, one mail) and give the same
+        // answer, so a sign-up never tells whether an address has an account (docs/contract.md §4).
+        const [existing, passwordHash] = await Promise.all([
+          findUserByEmail(ctx.db, body.email),
+          hashPassword(body.password),
+        ]);
+        if (existing?.email) {
+          const ownerLocale = localeOf(existing.locale);
+          const mail = accountMail(
+            'signupExisting',
+            ownerLocale,
+            `${ctx.config.PUBLIC_URL}/login`,
+            existing.email,
+            existing.id,
+            existing.name,
+            { label: resetLinkLabel(ownerLocale), link: `${ctx.config.PUBLIC_URL}/forgot` },
+          );
+          await deliverAccountMail('signupExisting', mail, request.log);
+        } else {
+          const id = await issuePendingSignup(ctx, {
             email: body.email,
             name: body.name,
             passwordHash,
-            locale: body.locale ?? localeFromHeader(request.headers['accept-language']),
-            role: 'USER',
+            locale,
           });
-        } catch (err) {
-          if (isUniqueViolation(err)) throw conflict('EMAIL_ALREADY_EXISTS');
-          throw err;
+          const link = `${ctx.config.PUBLIC_URL}/verify/${id}`;
+          const mail = accountMail('verify', localeOf(locale), link, body.email, null, body.name);
+          await deliverAccountMail('verify', mail, request.log);
         }
-        await sendAccountMail('verify', row, body.email, request.log);
-        return reply.status(201).send(await sessionResponse(ctx, row));
+        return reply.status(202).send({ sent: true as const, email: body.email });
       },
     );
 
@@ -227,6 +263,28 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // --- Verification and password reset ---
 
+    /** A sign-up link: creates the account (verified) and signs it in; 404 when the address was taken meanwhile. */
+    const confirmSignup = async (id: string) => {
+      const signup = await consumePendingSignup(ctx, id);
+      if (!signup || (await findUserByEmail(ctx.db, signup.email)))
+        throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
+      let row: UserRow;
+      try {
+        row = await createUser(ctx, {
+          email: signup.email,
+          name: signup.name,
+          passwordHash: signup.passwordHash,
+          locale: localeOf(signup.locale),
+          role: 'USER',
+          verified: true,
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
+        throw err;
+      }
+      return { verified: true, session: await sessionResponse(ctx, await applyAdminSeed(ctx, row)) };
+    };
+
     app.post(
       '/api/verify',
       {
@@ -241,6 +299,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { id } = request.body;
         const token = await peekOneTimeId(ctx, id, 'verify');
+        if (!token) return confirmSignup(id);
         const row = token ? await findUserById(ctx.db, token.userId) : null;
         // The link only counts for the address it was sent to, while that is still the account's.
         if (!token || !row || row.verified || row.email !== token.email)
@@ -379,7 +438,13 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = await currentUser(ctx, request);
         if (!(await verifyPassword(row.passwordHash, request.body.oldPassword)))
           throw badRequest('WRONG_PASSWORD');
-        const updated = await setPassword(ctx, row.id, await hashPassword(request.body.newPassword));
+        const updated = await setPassword(
+          ctx,
+          row.id,
+          await hashPassword(request.body.newPassword),
+          {},
+          bearerToken(request.headers.authorization) ?? undefined,
+        );
         if (!updated) throw unauthorized('BAD_TOKEN');
         // The caller's own token died with the old generation: it carries on with this one.
         return { ok: true as const, ...(await ctx.tokens.sign(updated.id, updated.sessionGeneration)) };

@@ -69,6 +69,27 @@ export const accountTokens = pgTable(
   (t) => [index('account_tokens_user_idx').on(t.userId)],
 );
 
+/**
+ * A sign-up waiting for its e-mail to be confirmed (docs/contract.md §4): the account is only
+ * created when the link is opened, so a sign-up answers the same whether or not the address
+ * already has an account, and logging in before confirming fails the same way as for an address
+ * nobody signed up with. Only the SHA-256 of the link's secret id is stored.
+ */
+export const pendingSignups = pgTable(
+  'pending_signups',
+  {
+    idHash: text('id_hash').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    locale: text('locale').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('pending_signups_email_idx').on(t.email)],
+);
+
 /** The pending voice-server link of a user: the code the bot sent (HMAC only), its expiry and tries. */
 export const voiceLinkCodes = pgTable('voice_link_codes', {
   userId: text('user_id')

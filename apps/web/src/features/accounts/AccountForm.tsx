@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
@@ -18,6 +19,7 @@ export function AccountForm({
   label,
   submitLabel,
   submitting,
+  problem,
   children,
 }: {
   onSubmit: FormEventHandler<HTMLFormElement>;
@@ -25,12 +27,15 @@ export function AccountForm({
   label?: string;
   submitLabel: string;
   submitting: boolean;
+  /** A refusal that belongs to no single field, shown above the button (see FormProblem). */
+  problem?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <Box component="form" noValidate onSubmit={onSubmit} aria-label={label}>
       <Stack spacing={2}>
         {children}
+        {problem}
         <Button type="submit" variant="contained" size="large" disabled={submitting}>
           {submitLabel}
         </Button>
@@ -89,4 +94,29 @@ export function AuthFooterLink({
 export function OrDivider() {
   const { t } = useTranslation();
   return <Divider sx={{ my: 3, color: 'text.secondary', fontSize: 14 }}>{t('accounts.login.or')}</Divider>;
+}
+
+/**
+ * A refusal of the form in words, with the links that help (log in, reset the password), in place
+ * of a modal: announced to screen readers as it appears.
+ */
+export function FormProblem({
+  message,
+  links = [],
+}: {
+  message: string;
+  links?: Array<{ to: string; label: string }>;
+}) {
+  return (
+    <Alert severity="error" variant="outlined" role="alert" data-testid="form-problem">
+      {message}
+      {links.map((link) => (
+        <Box key={link.to} component="span" sx={{ display: 'inline-block', ml: 1 }}>
+          <Link component={RouterLink} to={link.to} sx={{ fontWeight: 600 }}>
+            {link.label}
+          </Link>
+        </Box>
+      ))}
+    </Alert>
+  );
 }

@@ -83,3 +83,20 @@ export function formResolver<T extends FieldValues>(
     return { values, errors: {} };
   };
 }
+
+/**
+ * The field a server refusal belongs to, so it shows at that field instead of in a dialog
+ * (e-mail keys at the e-mail, password keys at the password, …); null for a refusal of the
+ * whole form (rate limit, blocked account, no connection).
+ */
+export function fieldOfServerKey<F extends string>(key: string, fields: readonly F[]): F | null {
+  const has = (f: string) => (fields as readonly string[]).includes(f);
+  const pick = (f: string) => (has(f) ? (f as F) : null);
+  if (key === 'PASSWORDS_DONT_MATCH') return pick('confirmPassword');
+  if (key === 'WRONG_CREDENTIALS' || key.startsWith('PASSWORD')) return pick('password');
+  if (key.startsWith('EMAIL')) return pick('email');
+  return null;
+}
+
+/** The encoded message of a server key, for react-hook-form's `setError`. */
+export const serverFieldMessage = (key: string) => encode(ruleMessage(key));

@@ -1,20 +1,30 @@
 /**
  * Login (docs/contract.md §4): Steam through the popup, or e-mail and password. Both store the session and go
- * to /home; a Steam account without a name then gets the name dialog (layout).
+ * to /home; a Steam account without a name then gets the name dialog (layout). Refusals show in the
+ * form, not in a dialog: a wrong e-mail or password (one answer for both) at the password with the
+ * reset link beside it, a blocked account with the reset link that unlocks it.
  */
 
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { loginBodySchema } from '@openpug/shared';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
-import { AccountForm, AuthFooterLink, EmailField, OrDivider } from '../../features/accounts/AccountForm';
+import {
+  AccountForm,
+  AuthFooterLink,
+  EmailField,
+  FormProblem,
+  OrDivider,
+} from '../../features/accounts/AccountForm';
 import { AuthCard } from '../../features/accounts/AuthCard';
-import { formResolver } from '../../features/accounts/formRules';
+import { fieldOfServerKey, formResolver, serverFieldMessage } from '../../features/accounts/formRules';
 import { PasswordFields } from '../../features/accounts/PasswordFields';
 import { SteamButton } from '../../features/accounts/SteamButton';
 import { requestSession, SIGNUP_PATH } from '../../features/accounts/sessionRules';
+import { ApiError } from '../../features/api/client';
 import { useSession } from '../../features/session/store';
 
 interface LoginForm {
@@ -31,6 +41,7 @@ export function LoginScreen() {
   const navigate = useNavigate();
   const loggedIn = useSession((s) => s.isTokenSet);
   const form = useForm<LoginForm>({ resolver, defaultValues: { email: '', password: '' } });
+  const [problem, setProblem] = useState<string | null>(null);
   const {
     handleSubmit,
     formState: { isSubmitting },
@@ -39,12 +50,22 @@ export function LoginScreen() {
   if (loggedIn) return <Navigate to="/home" replace />;
 
   const onSubmit = handleSubmit(async (values) => {
+    setProblem(null);
     try {
-      await requestSession('/login', { email: values.email.trim(), password: values.password });
+      await requestSession(
+        '/login',
+        { email: values.email.trim(), password: values.password },
+        { silent: true },
+      );
       navigate('/home');
-    } catch {
-      // The error dialog shows the key (WRONG_CREDENTIALS for an unknown e-mail or a wrong
-      // password alike, BLOCKED_USER …).
+    } catch (err) {
+      // WRONG_CREDENTIALS (an unknown e-mail or a wrong password alike) at the password field;
+      // BLOCKED_USER, rate limits and lost connections above the button.
+      const key = err instanceof ApiError ? err.key : 'ERROR';
+      const field = fieldOfServerKey(key, ['email', 'password'] as const);
+      if (field)
+        form.setError(field, { type: 'server', message: serverFieldMessage(key) }, { shouldFocus: true });
+      else setProblem(key);
     }
   });
 
@@ -65,6 +86,16 @@ export function LoginScreen() {
         label={t('accounts.login.formLabel')}
         submitLabel={t('accounts.login.submit')}
         submitting={isSubmitting}
+        problem={
+          problem && (
+            <FormProblem
+              message={t(problem === 'BLOCKED_USER' ? 'accounts.login.blocked' : problem)}
+              links={
+                problem === 'BLOCKED_USER' ? [{ to: '/forgot', label: t('accounts.login.resetLink') }] : []
+              }
+            />
+          )
+        }
       >
         <EmailField form={form} name="email" autoFocus />
         <PasswordFields form={form} current={{ name: 'password', label: 'password' }} />

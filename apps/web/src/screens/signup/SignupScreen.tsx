@@ -1,19 +1,34 @@
 /**
- * Sign-up (docs/contract.md §4): name, e-mail, password, confirm password. On 201 the session is stored and
- * the app goes to /home; the server sends the verification e-mail in the chosen language.
+ * Sign-up (docs/contract.md §4): name, e-mail, password, confirm password. The answer is always "check
+ * your e-mail" (the same whether or not the address has an account, so nobody learns it here); the
+ * link in the mail creates the account and signs it in (/verify). The notice names the links that
+ * help someone who already has an account: log in, reset the password. Refusals show at their
+ * field or above the button, not in a dialog.
  */
 
-import { type Locale, registerBodySchema } from '@openpug/shared';
+import Alert from '@mui/material/Alert';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import { type Locale, type RegisterResponse, registerBodySchema } from '@openpug/shared';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router';
-import { AccountForm, AuthFooterLink, EmailField, OrDivider } from '../../features/accounts/AccountForm';
+import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
+import {
+  AccountForm,
+  AuthFooterLink,
+  EmailField,
+  FormProblem,
+  OrDivider,
+} from '../../features/accounts/AccountForm';
 import { AuthCard } from '../../features/accounts/AuthCard';
 import { FormTextField, muiField } from '../../features/accounts/FormTextField';
-import { formResolver } from '../../features/accounts/formRules';
+import { fieldOfServerKey, formResolver, serverFieldMessage } from '../../features/accounts/formRules';
 import { PasswordFields } from '../../features/accounts/PasswordFields';
 import { SteamButton } from '../../features/accounts/SteamButton';
-import { LOGIN_PATH, requestSession } from '../../features/accounts/sessionRules';
+import { LOGIN_PATH } from '../../features/accounts/sessionRules';
+import { ApiError, api } from '../../features/api/client';
+import { setLoading } from '../../features/app-state/store';
 import { useSession } from '../../features/session/store';
 
 interface SignupForm {
@@ -41,12 +56,16 @@ export function SignupScreen() {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = form;
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
 
   if (loggedIn) return <Navigate to="/home" replace />;
 
   const onSubmit = handleSubmit(async (values) => {
+    setProblem(null);
+    setLoading(true);
     try {
-      await requestSession(
+      const res = await api.post<RegisterResponse>(
         '/register',
         {
           name: values.name.trim(),
@@ -55,13 +74,42 @@ export function SignupScreen() {
           confirmPassword: values.confirmPassword,
           locale: i18n.language as Locale,
         },
-        { expect: 201 },
+        { expect: 202, silent: true },
       );
-      navigate('/home');
-    } catch {
-      // Shown by the error dialog (EMAIL_ALREADY_EXISTS …).
+      setLoading(false);
+      setSentTo(res.email);
+    } catch (err) {
+      const key = err instanceof ApiError ? err.key : 'ERROR';
+      const field = fieldOfServerKey(key, ['name', 'email', 'password', 'confirmPassword'] as const);
+      if (field)
+        form.setError(field, { type: 'server', message: serverFieldMessage(key) }, { shouldFocus: true });
+      else setProblem(key);
     }
   });
+
+  if (sentTo)
+    return (
+      <AuthCard
+        title={t('accounts.signup.sentTitle')}
+        footer={<AuthFooterLink to={LOGIN_PATH}>{t('accounts.forgot.backToLogin')}</AuthFooterLink>}
+      >
+        <Stack spacing={2}>
+          <Alert severity="success" variant="outlined" role="status" data-testid="signup-sent">
+            {t('accounts.signup.sent', { email: sentTo })}
+          </Alert>
+          <span>
+            {t('accounts.signup.haveAccountHint')}{' '}
+            <Link component={RouterLink} to={LOGIN_PATH} sx={{ fontWeight: 600 }}>
+              {t('accounts.signup.loginLink')}
+            </Link>
+            {' · '}
+            <Link component={RouterLink} to="/forgot" sx={{ fontWeight: 600 }}>
+              {t('accounts.login.resetLink')}
+            </Link>
+          </span>
+        </Stack>
+      </AuthCard>
+    );
 
   return (
     <AuthCard
@@ -80,6 +128,7 @@ export function SignupScreen() {
         label={t('accounts.signup.formLabel')}
         submitLabel={t('accounts.signup.submit')}
         submitting={isSubmitting}
+        problem={problem && <FormProblem message={t(problem)} />}
       >
         <FormTextField
           {...muiField(register('name'))}
