@@ -31,6 +31,7 @@ import { dropsModule } from './modules/drops/routes';
 import { friendsRoutes } from './modules/friends/routes';
 import { gameserversModule } from './modules/gameservers/routes';
 import { healthRoutes } from './modules/health/routes';
+import { insightsModule } from './modules/insights/routes';
 import { createMailer } from './modules/mail/mailer';
 import { matchesModule } from './modules/matches/routes';
 import { installMetrics } from './modules/metrics/routes';
@@ -105,6 +106,7 @@ export async function buildApp(
     tokens,
     log: app.log,
     trustProxy: trustProxyOption(base.config.TRUST_PROXY),
+    drainNoticeMs: base.config.DRAIN_NOTICE_MS,
   });
   const ctx: AppContext = {
     ...base,
@@ -162,6 +164,7 @@ export async function buildApp(
     reportsModule,
     privacyModule,
     arenaModule,
+    insightsModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

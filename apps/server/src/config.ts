@@ -36,6 +36,12 @@ const envSchema = z.object({
       const word = bool.safeParse(v);
       return word.success ? word.data : v;
     }),
+  /**
+   * On SIGTERM, how long the instance keeps answering after it told its sockets to move
+   * (`server-draining`): clients finish what they sent, then reconnect to another instance.
+   * Ends early once every client has gone. 0 cuts at once (tests).
+   */
+  DRAIN_NOTICE_MS: ms.default(2_000),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
@@ -93,6 +99,11 @@ const envSchema = z.object({
   MATCH_CONNECT_POLL_MS: ms.default(5_000),
   /** How long a no-show's slot is offered to queued players before the match is cancelled (NO_SHOW). */
   SUBSTITUTE_OFFER_TIMEOUT_MS: ms.default(2 * 60_000),
+  /**
+   * How long a player may be off the server of a live match (missing from its round_end events)
+   * before they are a leaver: leave cooldown, the loss, and their captain may ask for a substitute.
+   */
+  LEAVER_GRACE_MS: ms.default(5 * 60_000),
   /** Simulator: how long after the server is ready (or a substitute joins) its players are on it. */
   SIM_CONNECT_MS: ms.default(0),
   /**
@@ -109,6 +120,8 @@ const envSchema = z.object({
   /** Elo won by each winner / lost by each loser of a match. */
   ELO_WIN: z.coerce.number().int().min(0).default(12),
   ELO_LOSS: z.coerce.number().int().min(0).default(10),
+  /** Finished matches before a player is ranked (placement); until then unranked, not on the leaderboard. */
+  PLACEMENT_MATCHES: z.coerce.number().int().min(0).max(100).default(5),
   /** Comma-separated map keys for the veto; unset → the active maps of the stored map pool. */
   MATCH_MAP_POOL: z.string().optional(),
   /** Drop engine defaults until an admin changes them: on/off and the time between two rolls. */

@@ -18,6 +18,11 @@ export interface ServerToClientEvents {
   /** A refused client event that came without an ack callback: the event's name and the key. */
   SOCKET_ERROR: (payload: { event: string; msg: ErrorKey }) => void;
   PUBLIC_QUEUE_UPDATE: (payload: { count: number }) => void;
+  /**
+   * This instance is shutting down: send nothing more on this connection, wait for the acks
+   * still owed, then drop the transport and reconnect (to another instance behind the proxy).
+   */
+  'server-draining': () => void;
 }
 
 export interface ClientToServerEvents {

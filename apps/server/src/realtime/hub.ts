@@ -9,6 +9,7 @@
  * cannot store) is refused the same way. Before any of that, every event spends from the socket's
  * budget and must be one this server knows (budget.ts).
  */
+import { createHash } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import {
@@ -28,7 +29,12 @@ import { addressBudgets, SOCKET_BUDGET, socketBudget } from './budget';
 
 export interface SocketData {
   userId?: string;
+  /** Which session token signed this socket in (hashed): a password change spares the caller's own. */
+  tokenHash?: string;
 }
+
+/** The hash a socket keeps of its session token (SocketData.tokenHash). */
+export const sessionTokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type Emit = ServerToClientEvents;
@@ -73,6 +79,8 @@ interface RealtimeOptions {
   /** Which peers may name the client address in X-Forwarded-For (TRUST_PROXY, as Fastify uses it). */
   trustProxy?: string | boolean | ((addr: string, hop: number) => boolean);
   corsOrigin?: string;
+  /** DRAIN_NOTICE_MS: how long close() keeps answering after `server-draining` (0: cut at once). */
+  drainNoticeMs?: number;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -87,11 +95,15 @@ function compileTrust(
 }
 
 export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realtime {
+  // Set once close() has begun: new handshakes are refused, so a client that reconnects lands
+  // on another instance (the proxy's next try) rather than on this one, which is about to go.
+  let draining = false;
   const io: AppServer = new Server(server, {
     path: SOCKET_PATH,
     serveClient: false,
     cors: opts.corsOrigin ? { origin: opts.corsOrigin } : undefined,
     maxHttpBufferSize: SOCKET_BUDGET.maxPayloadBytes,
+    allowRequest: (_req, callback) => callback(draining ? 'draining' : null, !draining),
   });
   const handlers: Array<(socket: AppSocket) => void> = [];
   const knownEvents = new Set(['authenticate', 'logout']);
@@ -129,6 +141,7 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       return;
     }
     if (socket.data.userId && socket.data.userId !== claims.userId) await signOut(socket);
+    socket.data.tokenHash = sessionTokenHash(payload.key);
     if (socket.data.userId === claims.userId) {
       socket.emit('authenticated', { userId: claims.userId });
       return;
@@ -240,6 +253,18 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       return ids;
     },
     async close() {
+      draining = true;
+      // A rolling restart loses nothing in flight: the clients are told to move first. Each stops
+      // sending here, waits for the acks it is owed and then drops its transport; until then
+      // this instance keeps answering, also events that crossed the notice on the wire.
+      const noticeMs = opts.drainNoticeMs ?? 0;
+      if (noticeMs > 0 && io.engine.clientsCount > 0) {
+        io.local.emit('server-draining'); // local: with Redis, io.emit would reach every instance
+        const until = Date.now() + noticeMs;
+        while (io.engine.clientsCount > 0 && Date.now() < until) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      }
       // Not io.close(): that would also close the HTTP server, which Fastify owns. Only the
       // connections are closed, without a Socket.IO disconnect packet: clients then see a lost
       // transport and reconnect by themselves (to another instance behind the proxy, or to this

@@ -6,7 +6,7 @@
 import { type MatchCancelledPayload, type MatchState, SOCKET_PATH } from '@openpug/shared';
 import { useEffect, useState } from 'react';
 import { useSession } from '../session/store';
-import { type AppSocket, useSocketState } from '../socket';
+import { type AppSocket, followDraining, useSocketState } from '../socket';
 import { emitWithAck, SocketRefusal } from './emit';
 
 let spectatorSocket: AppSocket | null = null;
@@ -14,6 +14,7 @@ async function spectator(): Promise<AppSocket> {
   if (spectatorSocket) return spectatorSocket;
   const { io } = await import('socket.io-client');
   spectatorSocket = io({ path: SOCKET_PATH, transports: ['websocket', 'polling'] }) as AppSocket;
+  followDraining(spectatorSocket);
   return spectatorSocket;
 }
 

@@ -1,2 +1,2 @@
-export { type AppSocket, getSocket, startSocketSync, useSocketState } from './socket';
+export { type AppSocket, followDraining, getSocket, startSocketSync, useSocketState } from './socket';
 export { useSocketEvent } from './useSocketEvent';

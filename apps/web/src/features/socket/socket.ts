@@ -24,6 +24,52 @@ export function getSocket(): AppSocket | null {
   return useSocketState.getState().socket;
 }
 
+// Acks each socket still owes this client (emitWithAck counts them), and the sockets whose
+// instance announced it is shutting down (`server-draining`, docs/architecture.md, Realtime).
+const owedAcks = new WeakMap<AppSocket, number>();
+const draining = new WeakSet<AppSocket>();
+/** How long a draining socket waits for its owed acks before it drops the transport anyway. */
+const DRAIN_WAIT_MS = 1_500;
+
+export function countOwedAck(socket: AppSocket, delta: 1 | -1): void {
+  owedAcks.set(socket, (owedAcks.get(socket) ?? 0) + delta);
+}
+
+/**
+ * Follows `server-draining` on a socket: stop sending, let the owed acks arrive, then close the
+ * transport. Socket.IO sees a lost transport and reconnects by itself, through the proxy, to an
+ * instance that is not shutting down (the draining one refuses new handshakes).
+ */
+export function followDraining(socket: AppSocket): void {
+  socket.on('server-draining', () => {
+    draining.add(socket);
+    if (socket === getSocket()) useSocketState.setState({ authenticated: false });
+    const giveUpAt = Date.now() + DRAIN_WAIT_MS;
+    const cut = () => {
+      if ((owedAcks.get(socket) ?? 0) > 0 && Date.now() < giveUpAt) setTimeout(cut, 25);
+      else socket.io.engine?.close();
+    };
+    cut();
+  });
+  socket.on('connect', () => draining.delete(socket));
+}
+
+/** Connected, not draining, and (the signed-in socket) authenticated: an event sent now is answered. */
+function isReady(socket: AppSocket): boolean {
+  if (!socket.connected || draining.has(socket)) return false;
+  return socket !== getSocket() || useSocketState.getState().authenticated;
+}
+
+/** Resolves true once the socket is ready, false after `timeoutMs`. */
+export async function whenReady(socket: AppSocket, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (!isReady(socket)) {
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
 function authenticate(socket: AppSocket): void {
   const { token } = useSession.getState();
   if (token) socket.emit('authenticate', { key: token });
@@ -37,6 +83,7 @@ async function connect(): Promise<void> {
   socket.on('connect', () => authenticate(socket));
   socket.on('disconnect', () => useSocketState.setState({ authenticated: false }));
   socket.on('authenticated', () => useSocketState.setState({ authenticated: true }));
+  followDraining(socket);
   useSocketState.setState({ socket, authenticated: false });
 }
 
