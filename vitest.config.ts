@@ -22,6 +22,11 @@ const serverProject = (name: string, env: Record<string, string>) => ({
 
 export default defineConfig({
   test: {
+    // Two files at a time even on two cores (Vitest's default there is one): many files mostly wait
+    // on processes, sockets and databases they started (restarts, ServerQuery, the admin CLI), so
+    // a second worker fills that time with CPU-bound PGlite files. Every file uses ports,
+    // databases and data directories of its own, so files never see each other.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'shared', root: 'packages/shared', include: ['src/**/*.test.ts'] } },
       serverProject('server', { TEST_DB: 'pglite' }),
