@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { logOf } from '../../jobs';
 import { AppError, unauthorized } from '../../lib/errors';
-import { userRoom } from '../../realtime/hub';
+import { sessionTokenHash, userRoom } from '../../realtime/hub';
 import { currentUserId } from '../auth/guard';
 import { activeSanction } from '../moderation/sanctions';
 import { findUserById, rankOfUser, toProfile, type UserRow, updateUser } from './service';
@@ -37,12 +37,23 @@ export function setChatRevoker(ctx: AppContext, revoke: ChatRevoker): void {
  * still holding a valid token reconnects and signs in again), and the chat access tokens handed
  * out at login are revoked on the homeserver. Events emitted to the user before this call reach
  * them first. A chat outage does not undo the revocation of the product session: it is logged and
- * the chat token stays usable until the next revocation or login.
+ * the chat token stays usable until the next revocation or login. `keepToken` (a password change)
+ * spares the sockets signed in with the caller's own token, which the change replaces. The chat
+ * token is one per account, so the caller asks for a new one (GET /api/chat/session).
  */
-export async function revokeSessions(ctx: AppContext, userId: string): Promise<void> {
+export async function revokeSessions(ctx: AppContext, userId: string, keepToken?: string): Promise<void> {
   const room = ctx.realtime.io.in(userRoom(userId));
-  room.emit('unauthorized', { msg: 'BAD_TOKEN' });
-  room.disconnectSockets(true);
+  if (keepToken) {
+    const kept = sessionTokenHash(keepToken);
+    for (const socket of await room.fetchSockets()) {
+      if (socket.data.tokenHash === kept) continue;
+      socket.emit('unauthorized', { msg: 'BAD_TOKEN' });
+      socket.disconnect(true);
+    }
+  } else {
+    room.emit('unauthorized', { msg: 'BAD_TOKEN' });
+    room.disconnectSockets(true);
+  }
   try {
     await chatRevokers.get(ctx)?.(userId);
   } catch (err) {
@@ -64,7 +75,7 @@ export async function sessionResponse(ctx: AppContext, signedIn: UserRow): Promi
       matrix = null;
     }
   }
-  return { user: toProfile(row, await rankOfUser(ctx.db, row)), token, expiresAt, matrix };
+  return { user: toProfile(row, await rankOfUser(ctx, row)), token, expiresAt, matrix };
 }
 
 /** The authenticated user's row; a valid token of a user that no longer exists is a 401. */

@@ -11,6 +11,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
+import { matches, matchPlayers } from '../matches/schema';
 import { users } from './schema';
 import { revokeSessions } from './session';
 
@@ -78,13 +79,15 @@ export async function setPassword(
   userId: string,
   passwordHash: string,
   extra: Pick<UserPatch, 'failedLogins' | 'blockedUntil'> = {},
+  /** A change in the profile: the caller's token, whose sockets stay (see revokeSessions). */
+  keepToken?: string,
 ): Promise<UserRow | null> {
   const [row] = await ctx.db
     .update(users)
     .set({ ...extra, passwordHash, sessionGeneration: sql`${users.sessionGeneration} + 1` })
     .where(eq(users.id, userId))
     .returning();
-  if (row) await revokeSessions(ctx, userId);
+  if (row) await revokeSessions(ctx, userId, keepToken);
   return row ?? null;
 }
 
@@ -127,26 +130,51 @@ export async function findUserByTeamSpeakId(db: Db, teamSpeakId: string): Promis
 }
 
 /**
- * Rank = position in the leaderboard order: Elo descending, older account first, then id. Ties get
- * distinct, stable positions, the same on the card, the profile and the leaderboard.
+ * Rank = position in the leaderboard order among ranked players: Elo descending, older account
+ * first, then id. Ties get distinct, stable positions, the same on the card, the profile and the
+ * leaderboard. A player is ranked after PLACEMENT_MATCHES finished matches (docs/contract.md §4
+ * Placement); before that the rank is null (unranked).
  */
 function rankedBefore(other: typeof users, user: { elo: unknown; createdAt: unknown; id: unknown }) {
   return sql`(${other.elo} > ${user.elo} OR (${other.elo} = ${user.elo} AND (${other.createdAt} < ${user.createdAt} OR (${other.createdAt} = ${user.createdAt} AND ${other.id} < ${user.id}))))`;
 }
 
-export async function ranksOfUsers(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const other = alias(users, 'other');
-  const before = sql<number>`(SELECT count(*) FROM ${users} AS ${sql.identifier('other')} WHERE ${rankedBefore(other as unknown as typeof users, users)})`;
-  const rows = await db
-    .select({ id: users.id, before: before.mapWith(Number) })
-    .from(users)
-    .where(inArray(users.id, [...ids]));
-  return new Map(rows.map((r) => [r.id, r.before + 1]));
+/** What ranking needs: the database and the placement setting. */
+export interface RankContext {
+  db: Db;
+  config: { PLACEMENT_MATCHES: number };
 }
 
-export async function rankOfUser(db: Db, row: Pick<UserRow, 'id'>): Promise<number> {
-  return (await ranksOfUsers(db, [row.id])).get(row.id) ?? 1;
+/** Users with at least `placement` finished matches (a subquery of user ids). */
+export function placedUserIds(placement: number) {
+  return sql`(SELECT mp.user_id FROM ${matchPlayers} mp JOIN ${matches} m ON m.id = mp.match_id
+    WHERE m.status = 'finished' GROUP BY mp.user_id HAVING count(*) >= ${placement})`;
+}
+
+export async function ranksOfUsers(ctx: RankContext, ids: readonly string[]): Promise<Map<string, number | null>> {
+  if (ids.length === 0) return new Map();
+  const placement = ctx.config.PLACEMENT_MATCHES;
+  const other = alias(users, 'other');
+  const otherRanked = rankedBefore(other as unknown as typeof users, users);
+  if (placement === 0) {
+    const before = sql<number>`(SELECT count(*) FROM ${users} AS ${sql.identifier('other')} WHERE ${otherRanked})`;
+    const rows = await ctx.db
+      .select({ id: users.id, before: before.mapWith(Number) })
+      .from(users)
+      .where(inArray(users.id, [...ids]));
+    return new Map(rows.map((r) => [r.id, r.before + 1]));
+  }
+  const placed = placedUserIds(placement);
+  const before = sql<number | null>`CASE WHEN ${users.id} IN ${placed} THEN (SELECT count(*) FROM ${users} AS ${sql.identifier('other')} WHERE ${otherRanked} AND ${sql.identifier('other')}.id IN ${placed}) END`;
+  const rows = await ctx.db
+    .select({ id: users.id, before: before.mapWith((v) => (v === null ? null : Number(v))) })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.before === null ? null : r.before + 1]));
+}
+
+export async function rankOfUser(ctx: RankContext, row: Pick<UserRow, 'id'>): Promise<number | null> {
+  return (await ranksOfUsers(ctx, [row.id])).get(row.id) ?? null;
 }
 
 // --- Shapes ---
@@ -157,7 +185,7 @@ export const localeOf = (value: string | null | undefined): Locale =>
   (LOCALES as readonly string[]).includes(value ?? '') ? (value as Locale) : 'en';
 
 /** A user as others see them (lists, cards, friend items). */
-export function toPublicUser(row: UserRow, rank?: number): PublicUser {
+export function toPublicUser(row: UserRow, rank?: number | null): PublicUser {
   return {
     _id: row.id,
     name: row.name,
@@ -169,7 +197,7 @@ export function toPublicUser(row: UserRow, rank?: number): PublicUser {
   };
 }
 
-export function toProfile(row: UserRow, rank: number): Profile {
+export function toProfile(row: UserRow, rank: number | null): Profile {
   return {
     _id: row.id,
     role: row.role,
@@ -198,7 +226,7 @@ export function toProfile(row: UserRow, rank: number): Profile {
 export async function profileOf(ctx: AppContext, userId: string): Promise<Profile | null> {
   const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!row) return null;
-  return toProfile(row, await rankOfUser(ctx.db, row));
+  return toProfile(row, await rankOfUser(ctx, row));
 }
 
 const PROFILE_COLUMNS = [
@@ -245,7 +273,7 @@ export async function announceUserChange(ctx: AppContext, before: UserRow, row: 
   }
   if (before.elo !== row.elo) {
     changed.stats = { elo: row.elo };
-    changed.rank = await rankOfUser(ctx.db, row);
+    changed.rank = await rankOfUser(ctx, row);
   }
   if (Object.keys(changed).length > 0) ctx.realtime.toUser(row.id, 'privateUserUpdate', changed);
   if (before.name !== row.name) await ctx.bus.emit('user.renamed', { userId: row.id, name: row.name });

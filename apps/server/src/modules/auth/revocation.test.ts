@@ -138,12 +138,15 @@ describe.each(modes)('revoked sessions on the $name homeserver', ({ name, env })
     expect((await login(user.email)).statusCode).toBe(200);
   });
 
-  it('a password change ends the other sessions’ sockets and chat tokens; the next login chats again', async () => {
+  it('a password change ends the other sessions’ sockets and every chat token; the caller keeps its socket and gets chat credentials again', async () => {
     const here = await signedInPlayer();
     const elsewhere = await login(here.user.email);
     const elsewhereMatrix = elsewhere.json().matrix.accessToken as string;
     const socket = await connectSocket(url, elsewhere.json().token);
     const ended = recordUntilDisconnect(socket);
+    const own = await connectSocket(url, here.token);
+    const ownSaw: string[] = [];
+    own.onAny((event: string) => ownSaw.push(event));
 
     const changed = await t.app.inject({
       method: 'POST',
@@ -153,6 +156,13 @@ describe.each(modes)('revoked sessions on the $name homeserver', ({ name, env })
     });
     expect(changed.statusCode).toBe(200);
     expect((await ended).seen).toEqual(['unauthorized:BAD_TOKEN']);
+    // The caller's own socket stays and signs in again with the fresh token.
+    expect(own.connected).toBe(true);
+    const again = nextEvent(own, 'authenticated');
+    own.emit('authenticate', { key: changed.json().token });
+    await again;
+    expect(ownSaw).toEqual(['authenticated']);
+    own.disconnect();
     expect(await whoami(here.matrix)).toBe(401);
     expect(await whoami(elsewhereMatrix)).toBe(401);
     // The tab that changed it keeps its session and gets chat credentials again.
@@ -161,8 +171,8 @@ describe.each(modes)('revoked sessions on the $name homeserver', ({ name, env })
     const chat = await t.app.inject({ method: 'GET', url: '/api/chat/session', headers: bearer(fresh) });
     expect(chat.statusCode).toBe(200);
     expect(await whoami(chat.json().matrix.accessToken)).toBe(200);
-    const again = await login(here.user.email, 'changed-pass');
-    expect(await whoami(again.json().matrix.accessToken)).toBe(200);
+    const relogin = await login(here.user.email, 'changed-pass');
+    expect(await whoami(relogin.json().matrix.accessToken)).toBe(200);
   });
 
   it('deleting the account ends its chat token with the rest', async () => {
