@@ -68,3 +68,53 @@ export const matchRoomAliasLocalpart = (matchId: string) => `match_${matchId}`;
 export const matrixAvatarParamsSchema = z.object({
   sender: z.string().min(1, 'MISSING').max(255, 'INVALID_INPUT'),
 });
+
+/**
+ * Media types the chat accepts as uploads (docs/contract.md §5, §7): what the composer sends —
+ * pictures (pasted or picked), voice notes (audio/mpeg, voice.ts), audio and video clips, and
+ * plain files (text, PDF, ZIP; `application/octet-stream` when the browser knows no type). Types
+ * a browser would render as a page or run (HTML, SVG, XML, JavaScript) are refused.
+ */
+export const CHAT_UPLOAD_TYPES: readonly string[] = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/webm',
+  'audio/mp4',
+  'audio/aac',
+  'audio/wav',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'text/plain',
+  'application/pdf',
+  'application/zip',
+  'application/octet-stream',
+];
+
+/** What an admin (any product room) or a match's captain (its room) may do in the chat. */
+export const chatModerationActions = ['redact', 'mute', 'unmute', 'kick', 'ban', 'unban'] as const;
+export type ChatModerationAction = (typeof chatModerationActions)[number];
+
+/**
+ * POST /api/chat/moderation: `redact` names the message (`eventId`), every other action the
+ * player (`userId`, a product user id). `reason` goes into the Matrix event.
+ */
+export const chatModerationSchema = z
+  .object({
+    roomId: z.string().regex(/^![^\s]{1,254}$/, 'INVALID_INPUT'),
+    action: z.enum(chatModerationActions),
+    userId: z.string().refine(isId, 'ID_MALFORMED').optional(),
+    eventId: z
+      .string()
+      .regex(/^\$[^\s]{1,254}$/, 'INVALID_INPUT')
+      .optional(),
+    reason: z.string().trim().max(500, 'INVALID_INPUT').optional(),
+  })
+  .refine((v) => (v.action === 'redact' ? v.eventId !== undefined : v.userId !== undefined), {
+    message: 'MISSING',
+  });
+export type ChatModeration = z.infer<typeof chatModerationSchema>;

@@ -1,10 +1,11 @@
 /**
- * Media: upload (any content type, limit → M_TOO_LARGE), authenticated v1 download and thumbnail,
- * legacy v3 download.
+ * Media: upload (the chat's media types, CHAT_UPLOAD_TYPES; size limit → M_TOO_LARGE),
+ * authenticated v1 download and thumbnail, legacy v3 download.
  */
+import { CHAT_UPLOAD_TYPES } from '@openpug/shared';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Homeserver } from '../context';
-import { mxInvalidParam, mxNotFound } from '../errors';
+import { mxForbidden, mxInvalidParam, mxNotFound } from '../errors';
 import { auth, params, query } from '../http';
 import { loadMedia, storeMedia, thumbnail } from '../media';
 
@@ -21,7 +22,13 @@ export const mediaRoutes =
       const s = await auth(hs, req);
       const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const filename = query(req).filename ?? null;
-      const type = (req.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim();
+      const type = (req.headers['content-type'] ?? 'application/octet-stream')
+        .split(';')[0]
+        .trim()
+        .toLowerCase();
+      // The spec's answer for a type the server does not permit is 403 M_FORBIDDEN (Client-Server
+      // API, POST /_matrix/media/v3/upload, responses); the size limit's is 413 M_TOO_LARGE.
+      if (!CHAT_UPLOAD_TYPES.includes(type)) throw mxForbidden(`Uploads of type ${type} are not allowed`);
       return { content_uri: await storeMedia(hs, s.userId, data, type, filename) };
     });
 
