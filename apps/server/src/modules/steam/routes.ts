@@ -52,6 +52,19 @@ export const devOpenIdUrl = (config: Config) => `${config.PUBLIC_URL}/api/dev/op
 export function steamProviderUrl(config: Config): string {
   return config.STEAM_OPENID_URL ?? (config.DEV_TOOLS ? devOpenIdUrl(config) : STEAM_OPENID_DEFAULT);
 }
+const OPENID_RETURN_FIELDS = [
+  'openid.ns',
+  'openid.mode',
+  'openid.op_endpoint',
+  'openid.claimed_id',
+  'openid.identity',
+  'openid.return_to',
+  'openid.response_nonce',
+  'openid.assoc_handle',
+  'openid.signed',
+  'openid.sig',
+] as const;
+
 export const steamReturnUrl = (config: Config) => `${config.PUBLIC_URL}/api/steam/return`;
 
 /** Avatar (and persona name) from the Steam Web API; null without a key or on any failure. */
@@ -158,7 +171,12 @@ export function steamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['steam'],
           summary: 'OpenID return: verifies with the provider and posts a signed ticket to the opener',
-          querystring: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+          // The OpenID 2.0 positive assertion (OpenID Authentication 2.0 §10.1); every field is sent
+          // back unchanged to check_authentication, so unknown ones pass through. Named fields (not a
+          // record) so the OpenAPI document describes real query parameters.
+          querystring: z.looseObject(
+            Object.fromEntries(OPENID_RETURN_FIELDS.map((field) => [field, z.string().optional()])),
+          ),
         },
       },
       async (request, reply) => {
@@ -259,7 +277,7 @@ export function steamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           throw conflict('STEAM_ALREADY_EXIST');
         }
         if (!row) throw badRequest('USER_DOES_NOT_EXIST');
-        return toProfile(row, await rankOfUser(ctx.db, row));
+        return toProfile(row, await rankOfUser(ctx, row));
       },
     );
   };
