@@ -9,11 +9,12 @@ import { ERROR_KEYS } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { requireAdmin } from '../src/modules/auth/guard';
 import { friendRequests } from '../src/modules/friends/schema';
 import { pushSubscriptions } from '../src/modules/mobile/schema';
 import { bearer, createTestApp, createTestUser, type TestApp, type TestUser } from './helpers';
+import { type JsonSchema, jsonSchemaOf, sample } from './route-samples';
 
 interface Route {
   method: string;
@@ -22,17 +23,6 @@ interface Route {
   /** The route's own onRequest/preValidation/preHandler hooks. */
   guards: unknown[];
 }
-
-type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  enum?: unknown[];
-  default?: unknown;
-  minLength?: number;
-  minimum?: number;
-  anyOf?: JsonSchema[];
-};
 
 const catalogue = new Set<string>(ERROR_KEYS);
 
@@ -81,6 +71,7 @@ const PUBLIC = new Set([
   'GET /api/dev/openid/approve',
   'POST /api/dev/voice/identities',
   'DELETE /api/dev/voice/identities/:id',
+  'POST /api/dev/simulator/presence',
 ]);
 
 /** Admin-only routes: a player's token is refused with 403. */
@@ -95,6 +86,11 @@ const ADMIN = new Set([
   'POST /api/drops/engine/roll',
   'PATCH /api/users/:id/role',
   'POST /api/admin/matches/:id/cancel',
+  'POST /api/admin/matches/:id/move',
+  'POST /api/admin/matches/:id/swap',
+  'POST /api/admin/matches/:id/result',
+  'POST /api/admin/matches/:id/correct',
+  'POST /api/admin/matches/:id/void',
   'GET /api/admin/users/:id/cooldowns',
   'POST /api/admin/users/:id/cooldowns/lift',
   'GET /api/admin/users/:id/sanctions',
@@ -105,58 +101,10 @@ const ADMIN = new Set([
   'POST /api/admin/arena',
   'PATCH /api/admin/arena/:id',
   'DELETE /api/admin/arena/:id',
+  'GET /api/admin/calibration',
   'GET /api/admin/reports',
   'POST /api/admin/reports/:id/resolve',
 ]);
-
-/** A value for a field by name where its type alone does not say what is valid. */
-const SAMPLE_BY_NAME: Record<string, unknown> = {
-  email: 'someone@example.test',
-  password: 'secret-password',
-  confirmPassword: 'secret-password',
-  image: 'crate',
-  sound: 'retro.mp3',
-  code: '1234',
-  discordId: '123456789012',
-  phone: '+491701234567',
-  endpoint: 'https://push.example.test/sub/1',
-  recipient: randomUUID(),
-  id: randomUUID(),
-  address: '203.0.113.7:27015',
-  rconAddress: '203.0.113.7:27015',
-  reportedId: randomUUID(),
-  matchId: randomUUID(),
-};
-
-/** A valid-looking value for a JSON schema, so mutating one field tests exactly that field. */
-function sample(schema: JsonSchema, name = ''): unknown {
-  if (schema.default !== undefined) return schema.default;
-  if (name in SAMPLE_BY_NAME) return SAMPLE_BY_NAME[name];
-  if (schema.enum?.length) return schema.enum[0];
-  if (schema.anyOf?.length) return sample(schema.anyOf[0], name);
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  switch (type) {
-    case 'string':
-      return 'a'.repeat(Math.max(schema.minLength ?? 1, 1));
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? 1;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [];
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const [key, prop] of Object.entries(schema.properties ?? {})) out[key] = sample(prop, key);
-      return out;
-    }
-    default:
-      return 'a';
-  }
-}
-
-const jsonSchemaOf = (schema: z.ZodType | undefined): JsonSchema | undefined =>
-  schema ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : undefined;
 
 const HUGE = 'x'.repeat(100_000);
 /** Values of the wrong type (or absurd) for any field. */
