@@ -11,7 +11,7 @@
  * as if the route did not exist. PostgreSQL deployments do not need it (the CLI connects itself)
  * and do not get it.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context';
 import { notFound } from '../lib/errors';
+import { sameSecret } from '../lib/secrets';
 import { writeBackup } from './index';
 
 export const BACKUP_ENDPOINT_FILE = 'backup-endpoint.json';
@@ -77,10 +78,10 @@ export function backupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get(BACKUP_PATH, { schema: { hide: true } }, async (request, reply) => {
-      const given = Buffer.from(String(request.headers[BACKUP_TOKEN_HEADER] ?? ''));
+      const given = String(request.headers[BACKUP_TOKEN_HEADER] ?? '');
       const fromLoopback = LOOPBACK.has(request.socket.remoteAddress ?? '');
       const proxied = PROXY_HEADERS.some((h) => request.headers[h] !== undefined);
-      if (!fromLoopback || proxied || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (!fromLoopback || proxied || !sameSecret(given, expected)) {
         throw notFound();
       }
       const out = new PassThrough();

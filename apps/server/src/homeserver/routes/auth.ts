@@ -3,8 +3,9 @@
  * Synapse's shared-secret admin registration (so the product's provisioning code talks to the
  * embedded homeserver and to Synapse the same way).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { sameSecret } from '../../lib/secrets';
 import type { Homeserver } from '../context';
 import { MatrixError, mxBadJson, mxForbidden, mxMissingParam, mxNotFound } from '../errors';
 import { roomsOf } from '../events';
@@ -107,9 +108,8 @@ export const adminRoutes =
       if (expiry === undefined || expiry < hs.now())
         throw new MatrixError(400, 'M_UNKNOWN', 'unrecognised nonce');
       hs.nonces.delete(nonce);
-      const want = Buffer.from(registrationMac(hs.sharedSecret, nonce, username, password, admin));
-      const got = Buffer.from(mac);
-      if (want.length !== got.length || !timingSafeEqual(want, got)) throw mxForbidden('HMAC incorrect');
+      if (!sameSecret(mac, registrationMac(hs.sharedSecret, nonce, username, password, admin)))
+        throw mxForbidden('HMAC incorrect');
       const userId = await createUser(hs, username, password, {
         admin,
         displayname: typeof b.displayname === 'string' ? b.displayname : undefined,

@@ -12,7 +12,7 @@
  * A password reset or change starts a new session generation: every token issued before is a 401
  * from then on (modules/auth/tokens.ts); the change answers the caller a fresh token.
  */
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import {
   changePasswordBodySchema,
   changePasswordResponseSchema,
@@ -41,6 +41,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import { sameSecret } from '../../lib/secrets';
 import { bearerToken, requireAuth } from '../auth/guard';
 import { unlocksOf } from '../drops/service';
 import type { Email } from '../mail/mailer';
@@ -548,7 +549,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         const expected = Buffer.from(pending.codeHash, 'hex');
         const given = Buffer.from(voiceCodeHash(row.id, teamSpeakId, code), 'hex');
-        if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        if (!sameSecret(given, expected)) {
           await ctx.db
             .update(voiceLinkCodes)
             .set({ attempts: sql`${voiceLinkCodes.attempts} + 1` })

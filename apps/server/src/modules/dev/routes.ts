@@ -14,7 +14,7 @@
  *   unused assertion. The Steam module's normal return handler verifies it exactly as it would
  *   verify Steam's.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import {
   devVoiceIdentityBodySchema,
   outboxQuerySchema,
@@ -29,6 +29,8 @@ import { badRequest, notFound } from '../../lib/errors';
 import { requireAdmin } from '../auth/guard';
 import { listOutbox } from '../mail/mailer';
 import { claimedIdPrefix, OPENID_NS } from '../steam/openid';
+import { sameSecret } from '../../lib/secrets';
+import { findUserById } from '../accounts/service';
 import { devOpenIdUrl } from '../steam/routes';
 import { SimulatedVoiceServer } from '../voice/simulated';
 
@@ -236,8 +238,7 @@ Pick the SteamID64 to sign in as; the same id always means the same account.</p>
         const valid =
           b['openid.mode'] === 'check_authentication' &&
           SIGNED.every((f) => signed.includes(f)) &&
-          given.length === expected.length &&
-          timingSafeEqual(given, expected) &&
+          sameSecret(given, expected) &&
           !usedNonces.has(nonce);
         if (valid) usedNonces.add(nonce);
         reply.header('content-type', 'text/plain; charset=utf-8');

@@ -9,7 +9,7 @@
  * outbox (channel discord). With DISCORD_BOT_TOKEN, every instance competes for the
  * `discord-gateway` lease; only its holder logs the gateway client in and answers /link.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   discordLinkCodeResponseSchema,
   discordRedeemBodySchema,
@@ -20,6 +20,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { forbidden, unauthorized } from '../../lib/errors';
+import { sameSecret } from '../../lib/secrets';
 import { findUsersByIds } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
@@ -54,9 +55,7 @@ const electors = new WeakMap<AppContext, LeaderElector>();
 export const discordLeaderOf = (ctx: AppContext): LeaderElector | undefined => electors.get(ctx);
 
 function botSecretMatches(header: string | undefined, secret: string): boolean {
-  const given = Buffer.from((header ?? '').replace(/^Bot\s+/i, ''));
-  const expected = Buffer.from(secret);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret((header ?? '').replace(/^Bot\s+/i, ''), secret);
 }
 
 export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {

@@ -6,7 +6,7 @@
  * `POST /api/gameservers/events/:matchId`, both with `Authorization: Bearer <per-match secret>`.
  * Frees a match's server when matches announces the match is over (`match.ended`).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { errorBodySchema, type TeamKey } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { After, jobsOf, logOf, splitIndexedKey } from '../../jobs';
 import { notFound, unauthorized } from '../../lib/errors';
+import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { matches } from '../matches/schema';
 import { ALLOCATE_JOB, cancelMatchTx, loadMatch, setServer } from '../matches/service';
@@ -51,12 +52,6 @@ export function providerOf(ctx: AppContext): GameServerProvider {
 /** Lets tests choose the provider (another pool, a fake). */
 export function setProvider(ctx: AppContext, provider: GameServerProvider): void {
   providers.set(ctx, provider);
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {

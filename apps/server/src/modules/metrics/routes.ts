@@ -7,13 +7,13 @@
  * onResponse hook times every route; the `route` label is the Fastify route pattern
  * (`/api/match/:id`), never the raw URL, and `unmatched` for requests no route took.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { count, isNull, min } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context';
 import { jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
+import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { isLoopbackAddress } from '../dev/routes';
 import { matches } from '../matches/schema';
@@ -22,14 +22,12 @@ import { attachMetrics, createMetrics } from './registry';
 
 const MATCH_STATUSES = ['playerveto', 'mapveto', 'active', 'finished', 'cancelled'] as const;
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
 /** Loopback, or the right METRICS_TOKEN (compared in constant time). */
 export function mayReadMetrics(request: FastifyRequest, metricsToken: string | undefined): boolean {
   if (isLoopbackAddress(request.ip)) return true;
   if (!metricsToken) return false;
   const given = bearerToken(request.headers.authorization);
-  return given !== null && timingSafeEqual(digest(given), digest(metricsToken));
+  return given !== null && sameSecret(given, metricsToken);
 }
 
 export function installMetrics(app: FastifyInstance, ctx: AppContext): void {

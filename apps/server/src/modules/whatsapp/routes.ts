@@ -13,7 +13,7 @@
  *   GET   /api/whatsapp/webhook?hub.mode&hub.verify_token&hub.challenge → the challenge (403)
  *   POST  /api/whatsapp/webhook (X-Hub-Signature-256) → {received}  (401 bad signature, 400 bad JSON)
  */
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import {
   linkWhatsAppBodySchema,
   successResponseSchema,
@@ -28,6 +28,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors';
+import { sameSecret } from '../../lib/secrets';
 import { findUsersByIds, updateUser } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
@@ -83,7 +84,7 @@ export function validSignature(secret: string | undefined, header: unknown, raw:
   const hex = header.slice('sha256='.length);
   if (!/^[0-9a-f]{64}$/i.test(hex)) return false;
   const expected = createHmac('sha256', secret).update(raw).digest();
-  return timingSafeEqual(expected, Buffer.from(hex, 'hex'));
+  return sameSecret(Buffer.from(hex, 'hex'), expected);
 }
 
 /** The part of Meta's `messages` webhook that carries statuses; everything else is ignored. */
@@ -129,12 +130,6 @@ function statusUpdatesOf(body: z.infer<typeof statusNotificationSchema>): Status
       }
   return out;
 }
-
-const sameSecret = (a: string, b: string) => {
-  const x = createHmac('sha256', 'cmp').update(a).digest();
-  const y = createHmac('sha256', 'cmp').update(b).digest();
-  return timingSafeEqual(x, y);
-};
 
 export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
   const auth = { preValidation: requireAuth } as const;
@@ -227,7 +222,7 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
         }
         const expected = Buffer.from(pending.codeHash, 'hex');
         const given = Buffer.from(codeHash(row.id, phone, code), 'hex');
-        if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        if (!sameSecret(given, expected)) {
           await ctx.db
             .update(whatsAppCodes)
             .set({ attempts: sql`${whatsAppCodes.attempts} + 1` })
