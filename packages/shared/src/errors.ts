@@ -84,12 +84,25 @@ export const ERROR_TEXTS = {
     SUBSTITUTE_TAKEN: 'Someone else took this slot first',
     SUBSTITUTE_EXPIRED: 'This substitute offer has ended',
     SUBSTITUTE_NOT_QUEUED: 'Only players waiting in the queue can take a substitute slot',
+    NOT_YOUR_CAPTAIN_CALL: "Only the captain of this player's team can ask for a substitute",
+    NOT_A_LEAVER: 'This player has not left the match',
     // GDPR self-service (deleting the account).
     ACCOUNT_DELETE_BUSY: 'Leave the queue and finish your match before deleting your account',
     STEAM_ACCOUNT_MISMATCH: 'Sign in with the Steam account linked to your account',
     CHAT_UNAVAILABLE: 'The chat server is not answering right now, please try again in a moment',
+    // Chat moderation (global and match rooms).
+    CHAT_NOT_A_MEMBER: 'This player is not in the chat room',
+    CHAT_NOT_BANNED: 'This player is not banned from the chat room',
+    CHAT_TARGET_PROTECTED: 'You cannot moderate this player',
     // Arena servers (admin area).
     ARENA_ADDRESS_INVALID: 'Enter the address as host:port',
+    // Queue insights.
+    TIME_ZONE_INVALID: 'Unknown time zone',
+    // Admin match tools.
+    RESULT_MISMATCH: 'The winner does not match the score',
+    NO_FREE_SERVER: 'No other game server is free right now',
+    PLAYER_NOT_IN_MATCH: 'This player is not in the match',
+    NOTHING_TO_CORRECT: 'This is the result the match already has',
   },
   de: {
     '404': '404 Seite nicht gefunden',
@@ -164,10 +177,21 @@ export const ERROR_TEXTS = {
     SUBSTITUTE_TAKEN: 'Jemand anderes war schneller und hat den Platz übernommen',
     SUBSTITUTE_EXPIRED: 'Dieses Ersatzspieler-Angebot ist abgelaufen',
     SUBSTITUTE_NOT_QUEUED: 'Nur Spieler in der Warteschlange können als Ersatz einspringen',
+    NOT_YOUR_CAPTAIN_CALL: 'Nur der Kapitän des Teams dieses Spielers kann einen Ersatz anfordern',
+    NOT_A_LEAVER: 'Dieser Spieler hat das Match nicht verlassen',
     ACCOUNT_DELETE_BUSY: 'Verlasse die Warteschlange und beende dein Match, bevor du dein Konto löschst',
     STEAM_ACCOUNT_MISMATCH: 'Melde dich mit dem Steam-Konto an, das mit deinem Konto verknüpft ist',
     CHAT_UNAVAILABLE: 'Der Chat-Server antwortet gerade nicht, bitte versuche es gleich noch einmal',
+    CHAT_NOT_A_MEMBER: 'Dieser Spieler ist nicht im Chatraum',
+    CHAT_NOT_BANNED: 'Dieser Spieler ist im Chatraum nicht gesperrt',
+    CHAT_TARGET_PROTECTED: 'Du kannst diesen Spieler nicht moderieren',
     ARENA_ADDRESS_INVALID: 'Gib die Adresse als host:port ein',
+    TIME_ZONE_INVALID: 'Unbekannte Zeitzone',
+    // Admin-Match-Werkzeuge.
+    RESULT_MISMATCH: 'Der Sieger passt nicht zum Ergebnis',
+    NO_FREE_SERVER: 'Gerade ist kein anderer Gameserver frei',
+    PLAYER_NOT_IN_MATCH: 'Dieser Spieler ist nicht im Match',
+    NOTHING_TO_CORRECT: 'Das Match hat dieses Ergebnis bereits',
   },
 } as const;
 

@@ -16,7 +16,7 @@ export type SanctionKind = (typeof sanctionKinds)[number];
 export const MAX_SANCTION_MINUTES = 10 * 365 * 24 * 60;
 export const MAX_REASON_LENGTH = 500;
 
-const reasonSchema = z.string().trim().min(1, 'MISSING').max(MAX_REASON_LENGTH, 'INVALID_INPUT');
+export const reasonSchema = z.string().trim().min(1, 'MISSING').max(MAX_REASON_LENGTH, 'INVALID_INPUT');
 
 /** POST /api/admin/users/:id/sanctions. `minutes` absent = permanent. */
 export const sanctionCreateSchema = z.object({
@@ -70,11 +70,17 @@ export const auditActions = [
   'sanction.lift',
   'user.role',
   'match.cancel',
+  'match.move',
+  'match.swap',
+  'match.result',
+  'match.correct',
+  'match.void',
   'cooldown.lift',
   'drop.create',
   'drop.update',
   'drop.delete',
   'report.resolve',
+  'chat.moderate',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 export const auditTargetTypes = ['user', 'match', 'drop'] as const;

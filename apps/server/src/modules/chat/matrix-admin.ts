@@ -265,6 +265,63 @@ export class MatrixAdmin {
     );
   }
 
+  /**
+   * POST /rooms/{roomId}/kick | ban | unban {user_id, reason?} (C-S spec "Room membership"; needs
+   * the kick or ban power level and, for kick and ban, a level above the target's).
+   */
+  async membership(
+    token: string,
+    roomId: string,
+    action: 'kick' | 'ban' | 'unban',
+    userId: string,
+    reason?: string,
+  ): Promise<void> {
+    await this.call(
+      'POST',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/${action}`,
+      { user_id: userId, ...(reason ? { reason } : {}) },
+      token,
+    );
+  }
+
+  /** The user's membership in the room as the caller reads it (`null`: never a member). */
+  async membershipOf(token: string, roomId: string, userId: string): Promise<string | null> {
+    const res = await this.transport(
+      'GET',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/state/m.room.member/${enc(userId)}`,
+      undefined,
+      token,
+    );
+    if (res.status === 404) return null;
+    if (res.status >= 400)
+      throw new MatrixCallError(
+        res.status,
+        String(res.json.errcode ?? 'M_UNKNOWN'),
+        String(res.json.error ?? ''),
+      );
+    return String(res.json.membership ?? '');
+  }
+
+  /** An event of the room as the caller reads it, or null when there is none (or it is unreadable). */
+  async event(token: string, roomId: string, eventId: string): Promise<{ sender: string } | null> {
+    const res = await this.transport(
+      'GET',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/event/${enc(eventId)}`,
+      undefined,
+      token,
+    );
+    return res.status === 200 ? { sender: String(res.json.sender) } : null;
+  }
+
+  async redactWithReason(token: string, roomId: string, eventId: string, txnId: string, reason?: string) {
+    await this.call(
+      'PUT',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/redact/${enc(eventId)}/${enc(txnId)}`,
+      reason ? { reason } : {},
+      token,
+    );
+  }
+
   /** Synapse admin API (the embedded homeserver implements it too): no more logins, rooms left. */
   async deactivate(adminToken: string, userId: string): Promise<void> {
     await this.call('POST', `/_synapse/admin/v1/deactivate/${enc(userId)}`, { erase: true }, adminToken);

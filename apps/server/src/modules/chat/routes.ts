@@ -4,8 +4,15 @@
  * GET /api/users/matrixavatar/:sender. Service functions in ./service.ts; the embedded homeserver
  * itself lives in src/homeserver.
  */
-import { chatSessionResponseSchema, matrixAvatarParamsSchema, productUserIdOf } from '@openpug/shared';
+import {
+  chatModerationSchema,
+  chatSessionResponseSchema,
+  errorBodySchema,
+  matrixAvatarParamsSchema,
+  productUserIdOf,
+} from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { embeddedServerName, embeddedSharedSecret } from '../../homeserver';
 import { AppError } from '../../lib/errors';
@@ -15,6 +22,7 @@ import { currentUserId, requireAuth } from '../auth/guard';
 import { activeSanction } from '../moderation/sanctions';
 import { identiconSvg } from './identicon';
 import { fetchTransport, type Transport } from './matrix-admin';
+import { moderateChat } from './moderation';
 import {
   joinMatchRoom,
   matrixSessionFor,
@@ -106,6 +114,34 @@ export const chatModule =
 
     // Chat moderation in the global and match rooms (./moderation.ts): admins, and a match's
     // captains in its room.
+    app.post(
+      '/api/chat/moderation',
+      {
+        onRequest: requireAuth,
+        schema: {
+          tags: ['chat'],
+          summary:
+            'Redact, mute, unmute, kick, ban or unban in a product chat room (admins; captains in their match room)',
+          security: [{ bearer: [] }],
+          body: chatModerationSchema,
+          response: {
+            200: z.object({ ok: z.literal(true) }),
+            400: errorBodySchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+            409: errorBodySchema,
+            422: errorBodySchema,
+            503: errorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        await moderateChat(ctx, currentUserId(request), request.body);
+        return { ok: true as const };
+      },
+    );
+
     app.get(
       '/api/users/matrixavatar/:sender',
       { schema: { tags: ['chat'], params: matrixAvatarParamsSchema } },

@@ -54,7 +54,7 @@ export function registerChatService(
   return service;
 }
 
-function chat(ctx: AppContext): ChatService {
+export function chat(ctx: AppContext): ChatService {
   const s = services.get(ctx);
   if (!s) throw new Error('chat module not registered');
   return s;
@@ -86,7 +86,7 @@ function decrypt(ctx: AppContext, value: string): string | null {
   }
 }
 
-async function accountRow(ctx: AppContext, userId: string): Promise<AccountRow | null> {
+export async function accountRow(ctx: AppContext, userId: string): Promise<AccountRow | null> {
   const [row] = await ctx.db.select().from(chatAccounts).where(eq(chatAccounts.userId, userId));
   return row ?? null;
 }
@@ -183,7 +183,11 @@ export function ensureBot(ctx: AppContext): Promise<AccountRow> {
 }
 
 /** Returns the row with a working access token (logging in again, or resetting the password). */
-async function refresh(ctx: AppContext, row: AccountRow, adminToken: string | null): Promise<AccountRow> {
+export async function refresh(
+  ctx: AppContext,
+  row: AccountRow,
+  adminToken: string | null,
+): Promise<AccountRow> {
   const s = chat(ctx);
   if (await s.admin.whoami(row.accessToken)) return row;
   const logIn = async (password: string) =>
@@ -369,7 +373,6 @@ export async function setChatSilenced(
   silenced: boolean,
   matchIds: readonly string[] = [],
 ): Promise<void> {
-  const s = chat(ctx);
   const bot = await ensureBot(ctx);
   const mxid = matrixIdOfUser(ctx, userId);
   const rooms = [await ensureGlobalRoom(ctx)];
@@ -377,14 +380,29 @@ export async function setChatSilenced(
     const roomId = await matchRoomOf(ctx, matchId);
     if (roomId) rooms.push(roomId);
   }
-  for (const roomId of rooms) {
-    const pl = await s.admin.getState(bot.accessToken, roomId, 'm.room.power_levels');
-    const users = { ...((pl.users as Record<string, number> | undefined) ?? {}) };
-    if (silenced === (users[mxid] === SILENCED_LEVEL)) continue;
-    if (silenced) users[mxid] = SILENCED_LEVEL;
-    else delete users[mxid];
-    await s.admin.putState(bot.accessToken, roomId, 'm.room.power_levels', '', { ...pl, users });
-  }
+  for (const roomId of rooms) await setSilencedIn(ctx, bot.accessToken, roomId, mxid, silenced);
+}
+
+/**
+ * Puts a member at SILENCED_LEVEL in one room's power levels (or takes the entry out again);
+ * answers whether they were silenced before.
+ */
+export async function setSilencedIn(
+  ctx: AppContext,
+  botToken: string,
+  roomId: string,
+  mxid: string,
+  silenced: boolean,
+): Promise<boolean> {
+  const s = chat(ctx);
+  const pl = await s.admin.getState(botToken, roomId, 'm.room.power_levels');
+  const users = { ...((pl.users as Record<string, number> | undefined) ?? {}) };
+  const was = users[mxid] === SILENCED_LEVEL;
+  if (silenced === was) return was;
+  if (silenced) users[mxid] = SILENCED_LEVEL;
+  else delete users[mxid];
+  await s.admin.putState(botToken, roomId, 'm.room.power_levels', '', { ...pl, users });
+  return was;
 }
 
 /**

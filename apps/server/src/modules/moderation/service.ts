@@ -20,6 +20,7 @@ import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { bumpSessionGeneration, findUserById, findUsersByIds } from '../accounts/service';
 import { revokeSessions } from '../accounts/session';
+import { followProductBan } from '../chat/moderation';
 import { setChatSilenced } from '../chat/service';
 import { findLiveMatchId } from '../matches/service';
 import { removeBannedFromQueue } from '../queue/service';
@@ -149,8 +150,18 @@ export async function insertSanction(
     after: { ...(await moderationStateOf(ctx, tx, userId)), sanction: auditView(row), removedFromQueue },
   });
   if (row.endsAt !== null) await jobsOf(ctx).schedule(tx, after, EXPIRE_JOB, row.id, row.endsAt);
+  if (row.kind === 'ban') followBanInChat(ctx, after, userId);
   announce(ctx, after, userId, row.kind === 'ban');
   return row;
+}
+
+/**
+ * After commit of a ban's creation, lift or end: the global chat room follows the running bans
+ * (banned with the reason while one runs, unbanned and joined again after). A chat outage must
+ * not undo the sanction: it is logged.
+ */
+function followBanInChat(ctx: AppContext, after: After, userId: string): void {
+  after.add(() => followProductBan(ctx, userId));
 }
 
 /** Ends a running sanction early. Refused (409 SANCTION_NOT_ACTIVE) once it has ended or was lifted. */
@@ -184,6 +195,7 @@ export async function liftSanction(
         after: { ...(await moderationStateOf(ctx, tx, row.userId)), sanction: auditView(updated) },
       });
       announce(ctx, after, row.userId);
+      if (row.kind === 'ban') followBanInChat(ctx, after, row.userId);
       return updated;
     },
     logOf(ctx),
@@ -199,5 +211,7 @@ export async function sanctionEnded(
   sanctionId: string,
 ): Promise<void> {
   const [row] = await tx.select().from(sanctions).where(eq(sanctions.id, sanctionId));
-  if (row) announce(ctx, after, row.userId);
+  if (!row) return;
+  announce(ctx, after, row.userId);
+  if (row.kind === 'ban') followBanInChat(ctx, after, row.userId);
 }
