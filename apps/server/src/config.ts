@@ -3,6 +3,7 @@
  * ones in docs/architecture.md and the README's table; nothing else reads process.env.
  */
 import path from 'node:path';
+import { ACCEPT_COUNTDOWN_MS } from '@openpug/shared';
 import { z } from 'zod';
 import { type ArenaSeed, parseArenaServers } from './modules/arena/seed';
 import { type Cs2Server, parseServerPool } from './modules/gameservers/pool';
@@ -69,7 +70,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('openpug <no-reply@openpug.local>'),
   ADMIN_EMAILS: z.string().default(''),
   DEV_TOOLS: bool.optional(),
-  ACCEPT_TIMEOUT_MS: ms.default(30_000),
+  ACCEPT_TIMEOUT_MS: ms.default(ACCEPT_COUNTDOWN_MS),
   /** How long a queued player may be without an open tab (a reload, a flaky network) before leaving the queue. */
   QUEUE_DISCONNECT_GRACE_MS: ms.default(15_000),
   /** With REDIS_URL: how often one instance sets players whose instance died offline (ms). */

@@ -8,6 +8,10 @@ export const VOICE_LINK_CODE_LENGTH = 4;
 export const ELO_WIN = 12;
 export const ELO_LOSS = 10;
 export const ELO_DEFAULT = 200;
+/** Elo counts only for players on the server for at least this share of a match's rounds. */
+export const RATED_PRESENCE_SHARE = 0.8;
+/** The reliability score looks at a player's last this many matches (and missed accept phases). */
+export const RELIABILITY_MATCHES = 50;
 export const DEFAULT_SOUND = 'retro.mp3';
 export const DEFAULT_BANNER = 'ezpug';
 export const LOCALES = ['en', 'de'] as const;
@@ -18,7 +22,6 @@ export const TOKEN_VALIDITY_MINUTES = 1440;
 /** Minutes until the next check of /version.json. */
 export const UPDATE_CHECK_INTERVAL_MINUTES = 120;
 export const MIN_PASSWORD_LENGTH = 5;
-export const SCRIPT_CHUNK_TIMEOUT_MS = 120_000;
 export const RELOAD_AFTER_VOICE_UNLINK_MS = 1_500;
 export const DEFAULT_SUCCESS_TIMEOUT_MS = 6_000;
 export const DROP_TOAST_MS = 6_500;
@@ -35,11 +38,6 @@ export const ROOM_LOAD_RETRIES = 10;
 export const ROOM_LOAD_RETRY_MS = 1_000;
 export const TIMER_TICK_MS = 1_000;
 export const IMAGE_ZOOM = { step: 0.25, min: 0.1, max: 10 } as const;
-export const TIME_FORMATS = {
-  time: 'H:mm',
-  date: 'D MMM YYYY',
-  dayHeader: 'dddd, MMMM Do YYYY',
-} as const;
 export const MIN_FRIEND_SEARCH_LENGTH = 1;
 /** Chat desktop notifications: ignore events older than this. */
 export const CHAT_NOTIFY_MAX_AGE_MS = 10_000;

@@ -18,9 +18,15 @@ export const LIVE_MATCH_STATUSES = [
 /**
  * Why a match was cancelled (MATCH_CANCELLED, MATCH_STATE.cancelReason): no game server took it or
  * its server failed (never went live, went silent), an admin ended it, or a player never came onto
- * the game server and nobody took the substitute offer in time (NO_SHOW). The web has a text each.
+ * the game server and nobody took the substitute offer in time (NO_SHOW); ADMIN_VOIDED: an admin
+ * voided the finished match, its Elo reverted. The web has a text each.
  */
-export const matchCancelReasons = ['SERVER_UNAVAILABLE', 'ADMIN_CANCELLED', 'NO_SHOW'] as const;
+export const matchCancelReasons = [
+  'SERVER_UNAVAILABLE',
+  'ADMIN_CANCELLED',
+  'NO_SHOW',
+  'ADMIN_VOIDED',
+] as const;
 export const matchCancelReasonSchema = z.enum(matchCancelReasons);
 export type MatchCancelReason = z.infer<typeof matchCancelReasonSchema>;
 
@@ -34,6 +40,11 @@ export const matchPlayerSchema = z.object({
   avatar: z.string().nullable(),
   elo: z.number().int(),
   steamId: z.string().optional(),
+  /**
+   * Share (percent) of the player's last RELIABILITY_MATCHES matches accepted, connected and
+   * finished, taken when the match was created (shown in the draft); null without history.
+   */
+  reliability: z.number().int().min(0).max(100).nullable().optional(),
 });
 export type MatchPlayer = z.infer<typeof matchPlayerSchema>;
 
@@ -102,6 +113,16 @@ export const matchStateSchema = z.object({
   /** Set once the match is cancelled. */
   cancelReason: matchCancelReasonSchema.nullable(),
   connect: matchConnectSchema.nullable(),
+  /**
+   * While live: rostered players off the game server for LEAVER_GRACE_MS (leavers) whose slot is
+   * not filled; a captain may ask for a substitute for those of their team (`substitute-request`).
+   */
+  leavers: z.array(z.string()).optional(),
+  /** While live: the running substitute offer for leavers (user ids of the slots), or null. */
+  substituteOffer: z
+    .object({ deadline: z.number(), slots: z.array(z.string()) })
+    .nullable()
+    .optional(),
 });
 export type MatchState = z.infer<typeof matchStateSchema>;
 
@@ -161,6 +182,12 @@ export type SubstituteOfferPayload = {
 export type SubstituteClosedPayload = { matchId: string };
 export const substituteAcceptSchema = z.object({ matchId: matchIdSchema });
 export type SubstituteAccept = z.infer<typeof substituteAcceptSchema>;
+/** A captain asks for a substitute for a leaver of their team (`substitute-request`). */
+export const substituteRequestSchema = z.object({
+  matchId: matchIdSchema,
+  userId: z.string().min(1, 'MISSING').max(64, 'ID_MALFORMED'),
+});
+export type SubstituteRequest = z.infer<typeof substituteRequestSchema>;
 
 declare module './socket' {
   interface ServerToClientEvents {
@@ -181,6 +208,7 @@ declare module './socket' {
     'leave-match': (payload: MatchRoomPayload, ack?: (reply: unknown) => void) => void;
     'match-message': (payload: MatchMessage, ack?: (reply: unknown) => void) => void;
     'substitute-accept': (payload: SubstituteAccept, ack?: (reply: unknown) => void) => void;
+    'substitute-request': (payload: SubstituteRequest, ack?: (reply: unknown) => void) => void;
   }
 }
 

@@ -51,11 +51,12 @@ export const userStatusPatchSchema = userStatusSchema
 
 /**
  * The User of docs/contract.md §3 as lists, cards and friend items show it. `stats.elo` is 200 when the user
- * has none; `rank` = 1 + number of users with a higher Elo; `status` is the live status object.
+ * has none; `rank` = 1 + number of ranked users ranked before (null while unranked); `status` is the live status object.
  */
 export const socialUserSchema = publicUserSchema.extend({
   matrixId: z.string().nullable(),
-  rank: z.number().int().min(1),
+  /** null while unranked (placement matches not yet played). */
+  rank: z.number().int().min(1).nullable(),
   status: userStatusSchema,
 });
 export type SocialUser = z.infer<typeof socialUserSchema>;
@@ -145,6 +146,11 @@ export const userCardSchema = socialUserSchema.extend({
   banner: z.string(),
   /** Last five finished matches, newest first ('W' win, 'L' loss). */
   recentResults: z.array(z.enum(['W', 'L'])).optional(),
+  /**
+   * Share (percent) of the last RELIABILITY_MATCHES matches the player accepted, connected to and
+   * finished (a missed accept phase counts as one); null without any yet.
+   */
+  reliability: z.number().int().min(0).max(100).nullable().optional(),
 });
 export type UserCard = z.infer<typeof userCardSchema>;
 

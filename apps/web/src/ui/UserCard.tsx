@@ -2,11 +2,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { UserStatus } from '@openpug/shared';
+import { ELO_DEFAULT, type UserStatus } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BannerArt } from '../features/competition/art';
 import { ReportButton } from '../features/reports/ReportButton';
+import { ReliabilityStat } from './Reliability';
 import { StatusLine } from './StatusLine';
 import { tokens } from './tokens';
 import { UserAvatar } from './UserAvatar';
@@ -21,6 +22,8 @@ export interface CardUser {
   rank?: number | null;
   status?: UserStatus | null;
   recentResults?: readonly ('W' | 'L')[];
+  /** Reliability in percent (null: no matches yet); left out where the source does not carry it. */
+  reliability?: number | null;
   /** The chosen banner (drawn as a strip on top when known). */
   banner?: string;
 }
@@ -36,8 +39,7 @@ export interface CardActions {
   onRemove?: () => void;
 }
 
-export const DEFAULT_ELO = 200;
-export const eloOf = (user: { stats?: { elo?: number } | null }) => user.stats?.elo ?? DEFAULT_ELO;
+export const eloOf = (user: { stats?: { elo?: number } | null }) => user.stats?.elo ?? ELO_DEFAULT;
 
 /** Recent results as W/L letters, newest first. */
 export function RecentResults({ results }: { results: readonly ('W' | 'L')[] }) {
@@ -200,14 +202,16 @@ export function UserCard({
           </Typography>
           <Typography sx={{ fontWeight: 800, color: 'primary.main' }}>{eloOf(user)}</Typography>
         </Box>
-        {user.rank ? (
+        {user.rank !== undefined && (
           <Box>
             <Typography variant="caption" color="text.secondary" component="div">
               {t('friends.card.rank')}
             </Typography>
-            <Typography sx={{ fontWeight: 700 }}>#{user.rank}</Typography>
+            <Typography sx={{ fontWeight: 700 }}>
+              {user.rank ? `#${user.rank}` : t('friends.card.unranked')}
+            </Typography>
           </Box>
-        ) : null}
+        )}
         {user.recentResults && user.recentResults.length > 0 && (
           <Box>
             <Typography variant="caption" color="text.secondary" component="div">
@@ -216,6 +220,7 @@ export function UserCard({
             <RecentResults results={user.recentResults} />
           </Box>
         )}
+        {user.reliability !== undefined && <ReliabilityStat percent={user.reliability} />}
       </Box>
       <CardButtons user={user} relation={relation} actions={actions} />
     </Paper>

@@ -7,6 +7,9 @@
  *   TRUST_PROXY) or an admin's Bearer token may read it: 401 anonymous, 403 for a player.
  * - `POST /api/dev/voice/identities {name}` → `{id, name}`: a simulated voice identity connects;
  *   `DELETE /api/dev/voice/identities/:id` disconnects it (simulated voice server only).
+ * - `POST /api/dev/simulator/presence {userId, onServer}` → `{ok: true}`: the embedded game
+ *   server keeps a player off its servers (a no-show before the game, a leaver once live) or lets
+ *   them on again (simulator provider only; loopback or an admin's token).
  * - The dev identity provider standing in for Steam: a tiny OpenID 2.0 provider at
  *   `/api/dev/openid/login`. GET (checkid_setup) shows a page where you pick a SteamID64;
  *   approving redirects to the relying party's return_to with a positive assertion signed with
@@ -26,11 +29,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
-import { requireAdmin } from '../auth/guard';
-import { listOutbox } from '../mail/mailer';
-import { claimedIdPrefix, OPENID_NS } from '../steam/openid';
 import { sameSecret } from '../../lib/secrets';
 import { findUserById } from '../accounts/service';
+import { requireAdmin } from '../auth/guard';
+import { providerOf } from '../gameservers/routes';
+import { SimulatorProvider } from '../gameservers/simulator';
+import { listOutbox } from '../mail/mailer';
+import { rosterKey } from '../matches/presence';
+import { claimedIdPrefix, OPENID_NS } from '../steam/openid';
 import { devOpenIdUrl } from '../steam/routes';
 import { SimulatedVoiceServer } from '../voice/simulated';
 
@@ -143,6 +149,31 @@ export function devRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         if (!(ctx.voice instanceof SimulatedVoiceServer)) throw badRequest('INVALID_INPUT');
         if (!ctx.voice.disconnect(request.params.id)) throw notFound('NOT_FOUND');
+        return { ok: true as const };
+      },
+    );
+
+    // --- The embedded game server: who stays off it ---
+
+    app.post(
+      '/api/dev/simulator/presence',
+      {
+        preValidation: loopbackOrAdmin,
+        schema: {
+          tags: ['dev'],
+          summary: 'The simulated game server keeps a player off its servers, or lets them on again',
+          body: z.object({ userId: z.string().min(1).max(64), onServer: z.boolean() }),
+          response: { 200: z.object({ ok: z.literal(true) }) },
+        },
+      },
+      async (request) => {
+        const sim = providerOf(ctx);
+        if (!(sim instanceof SimulatorProvider)) throw badRequest('INVALID_INPUT');
+        const user = await findUserById(ctx.db, request.body.userId);
+        if (!user) throw notFound('NOT_FOUND');
+        const key = rosterKey({ userId: user.id, steamId: user.steamId ?? null });
+        if (request.body.onServer) sim.arrive(key);
+        else sim.leave(key);
         return { ok: true as const };
       },
     );

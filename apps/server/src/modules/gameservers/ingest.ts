@@ -24,6 +24,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
 import { notFound, unprocessable } from '../../lib/errors';
+import { trackRoundPresence } from '../matches/leavers';
 import { matchEvents, matches, matchRounds } from '../matches/schema';
 import {
   applyRound,
@@ -177,6 +178,10 @@ export async function applyGameEvent(
         { number: ev.round_number, score, winner, totals },
         over,
       );
+      // Who was on the server for this round: MatchZy lists connected players only (leavers.ts).
+      const lists = [ev.team1.players, ev.team2.players].filter((l) => l !== undefined);
+      const listed = lists.length === 0 ? null : new Set(lists.flat().map((pl) => pl.steamid));
+      await trackRoundPresence(ctx, tx, after, match, players, listed);
       break;
     }
     case 'map_result':

@@ -144,6 +144,17 @@ async function expectResult(
     const lost = p.team === 'teamOne' ? score[1] : score[0];
     const there = !absent.includes(p.steamId);
     expect([r?.kills, r?.deaths, r?.damage]).toEqual(there ? [won, lost, 100 * won] : [0, 0, 0]);
+    // On the server for none of the rounds: not rated (the 80 % rule, docs/contract.md §4).
+    if (!there) {
+      expect([r?.roundsPresent, r?.eloBefore, r?.eloAfter, await eloOf(p.id)]).toEqual([
+        0,
+        null,
+        null,
+        p.elo,
+      ]);
+      continue;
+    }
+    expect(r?.roundsPresent).toBe(score[0] + score[1]);
     const delta = winner === 'draw' ? 0 : p.team === winner ? 12 : -10;
     expect([r?.eloBefore, r?.eloAfter, await eloOf(p.id)]).toEqual([p.elo, p.elo + delta, p.elo + delta]);
   }
@@ -163,7 +174,8 @@ async function expectResult(
   expect(late.status).toBe(401);
   // Not scored twice, whatever comes later.
   for (const p of m.players) {
-    const delta = winner === 'draw' ? 0 : p.team === winner ? 12 : -10;
+    const rated = !absent.includes(p.steamId);
+    const delta = winner === 'draw' || !rated ? 0 : p.team === winner ? 12 : -10;
     expect(await eloOf(p.id)).toBe(p.elo + delta);
   }
 }
@@ -266,7 +278,7 @@ describe('MatchZy as its source says it behaves', () => {
     await expectResult(m, [9, 4], 'teamOne');
   });
 
-  it('a player who never connects: the admin force-starts, nothing is scored for them, nothing breaks', async () => {
+  it('a player who never connects: the admin force-starts, nothing is scored for them, they are not rated', async () => {
     const m = await loadedMatch();
     const absent = m.players.find((p) => p.team === 'teamTwo')?.steamId as string;
     // MatchZy's ready check is per team: four of five is not ready (ReadySystem.cs:49-57) …

@@ -12,12 +12,14 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import { After, jobsOf, logOf, splitIndexedKey } from '../../jobs';
 import { notFound, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { matches } from '../matches/schema';
 import { ALLOCATE_JOB, cancelMatchTx, loadMatch, setServer } from '../matches/service';
+import type { MatchRow, PlayerRow } from '../matches/state';
 import { CONNECT_POLL_JOB, connectPoll } from './connect-watch';
 import { ingestEvent } from './ingest';
 import { leaseOfMatch } from './leases';
@@ -54,44 +56,59 @@ export function setProvider(ctx: AppContext, provider: GameServerProvider): void
   providers.set(ctx, provider);
 }
 
+/**
+ * Asks the provider for a server for the match (loaded and locked by the caller, map set) and
+ * stores it with a fresh webhook secret; throws when no server takes it. `exclude` is a server not
+ * to take (an admin moves the match away from it, admin/match-tools.ts).
+ */
+export async function allocateServer(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  { match, players }: { match: MatchRow; players: readonly PlayerRow[] },
+  exclude: string | null = null,
+): Promise<void> {
+  const provider = providerOf(ctx);
+  const roster = (team: TeamKey) =>
+    players
+      .filter((p) => p.team === team)
+      .sort((a, b) => (a.pickNo ?? 0) - (b.pickNo ?? 0))
+      .map((p) => ({ userId: p.userId, steamId: p.steamId, name: p.name }));
+  const secret = randomBytes(24).toString('base64url');
+  // The provider's after-commit work (arming the job that has a real server load the match)
+  // runs once the room has been told about the server, so a failed load reads as "server
+  // announced, then cancelled".
+  const providerAfter = new After();
+  const server = await provider.allocate(
+    {
+      matchId: match.id,
+      map: { key: match.mapKey as string, name: match.mapName ?? (match.mapKey as string) },
+      teams: {
+        teamOne: { name: match.teamOneName, players: roster('teamOne') },
+        teamTwo: { name: match.teamTwoName, players: roster('teamTwo') },
+      },
+      eventsUrl: gameServerUrls(ctx.config.PUBLIC_URL, match.id).eventsUrl,
+      secret,
+      exclude,
+    },
+    tx,
+    providerAfter,
+  );
+  await setServer(ctx, tx, after, match.id, { ...server, provider: provider.name, secret });
+  after.add(() => providerAfter.run(logOf(ctx)));
+}
+
 export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const jobs = jobsOf(ctx);
     jobs.handle(ALLOCATE_JOB, async (job, tx, after) => {
       const found = await loadMatch(tx, job.key, true);
       if (found?.match.status !== 'active' || found.match.serverGotv || !found.match.mapKey) return;
-      const { match, players } = found;
-      const provider = providerOf(ctx);
-      const roster = (team: TeamKey) =>
-        players
-          .filter((p) => p.team === team)
-          .sort((a, b) => (a.pickNo ?? 0) - (b.pickNo ?? 0))
-          .map((p) => ({ userId: p.userId, steamId: p.steamId, name: p.name }));
-      const secret = randomBytes(24).toString('base64url');
-      // The provider's after-commit work (arming the job that has a real server load the match)
-      // runs once the room has been told about the server, so a failed load reads as "server
-      // announced, then cancelled".
-      const providerAfter = new After();
       try {
-        const server = await provider.allocate(
-          {
-            matchId: match.id,
-            map: { key: match.mapKey as string, name: match.mapName ?? (match.mapKey as string) },
-            teams: {
-              teamOne: { name: match.teamOneName, players: roster('teamOne') },
-              teamTwo: { name: match.teamTwoName, players: roster('teamTwo') },
-            },
-            eventsUrl: gameServerUrls(ctx.config.PUBLIC_URL, match.id).eventsUrl,
-            secret,
-          },
-          tx,
-          providerAfter,
-        );
-        await setServer(ctx, tx, after, match.id, { ...server, provider: provider.name, secret });
-        after.add(() => providerAfter.run(logOf(ctx)));
+        await allocateServer(ctx, tx, after, found);
       } catch (err) {
-        logOf(ctx).error({ err, matchId: match.id }, 'no game server for the match');
-        await cancelMatchTx(ctx, tx, after, match.id, 'SERVER_UNAVAILABLE');
+        logOf(ctx).error({ err, matchId: found.match.id }, 'no game server for the match');
+        await cancelMatchTx(ctx, tx, after, found.match.id, 'SERVER_UNAVAILABLE');
       }
     });
     // A match that is over, however it ended (result, failed allocation, live timeout, an admin),
@@ -109,7 +126,13 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
       }
     });
     jobs.handle(SIM_JOB, async (job, tx, after) => {
-      await simStep(ctx, tx, after, ...splitIndexedKey(job.key));
+      const [matchId, step] = splitIndexedKey(job.key);
+      const provider = providerOf(ctx);
+      const onServer =
+        provider instanceof SimulatorProvider
+          ? (key: string) => provider.isOnServer(matchId, key)
+          : undefined;
+      await simStep(ctx, tx, after, matchId, step, onServer);
     });
     jobs.handle(MATCHZY_LOAD_JOB, async (job, tx, after) => {
       const provider = providerOf(ctx);

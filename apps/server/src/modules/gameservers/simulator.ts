@@ -9,7 +9,10 @@
  * a substitute) SIM_CONNECT_MS after that, unless a test keeps them away (`stayAway`). It answers
  * the connect poll with them, and — while the connect window is on (MATCH_CONNECT_TIMEOUT_MS) —
  * goes live only once the stored presence has every rostered player, as MatchZy starts only when
- * both teams are ready. Who connects when is kept in memory: after a restart everyone is there.
+ * both teams are ready. Once live, only the players on the server play a round and are listed in
+ * its round_end, as MatchZy lists connected players only (Utility.cs:1612-1615); a test makes a
+ * player leave with `leave` (and come back with `arrive`). Who connects when is kept in memory:
+ * after a restart everyone is there but those kept away.
  */
 
 import type { TeamKey } from '@openpug/shared';
@@ -18,7 +21,7 @@ import type { Db } from '../../db/client';
 import { type After, jobsOf } from '../../jobs';
 import { rosterKey } from '../matches/presence';
 import { loadMatch } from '../matches/service';
-import type { PlayerRow } from '../matches/state';
+import { isRostered, type PlayerRow } from '../matches/state';
 import { everyoneOnServer } from '../matches/substitutes';
 import { startConnectWindow } from './connect-watch';
 import { applyGameEvent } from './ingest';
@@ -106,6 +109,19 @@ export class SimulatorProvider implements GameServerProvider {
     this.away.add(key);
   }
 
+  /** Tests: this player (roster key) drops off every simulated server (a leaver) until `arrive`. */
+  leave(key: string): void {
+    this.away.add(key);
+  }
+
+  /** Whether a roster key is on the match's server now (what its round_end lists). */
+  isOnServer(matchId: string, key: string): boolean {
+    if (this.away.has(key)) return false;
+    const at = this.arrivals.get(matchId)?.get(key);
+    // Not allocated by this process (a restart), or on the roster from before: there.
+    return at === undefined ? !this.arrivals.has(matchId) : at <= this.ctx.clock.now();
+  }
+
   /** Tests: a player kept away comes onto the server now. */
   arrive(key: string): void {
     this.away.delete(key);
@@ -148,7 +164,8 @@ export class SimulatorProvider implements GameServerProvider {
     await startConnectWindow(this.ctx, tx, after, req.matchId);
     const host = new URL(this.ctx.config.PUBLIC_URL).hostname;
     const port = 27015 + (hashSeed(req.matchId) % 500) * 10;
-    await jobsOf(this.ctx).schedule(
+    // reschedule: a match moved by an admin starts over with a fresh first step.
+    await jobsOf(this.ctx).reschedule(
       tx,
       after,
       SIM_JOB,
@@ -161,6 +178,12 @@ export class SimulatorProvider implements GameServerProvider {
   async release(matchId: string): Promise<void> {
     this.arrivals.delete(matchId);
   }
+
+  /** An admin moves the match: the players come onto the next simulated server anew. */
+  async vacate(matchId: string): Promise<string | null> {
+    this.arrivals.delete(matchId);
+    return null;
+  }
 }
 
 const keyOf = rosterKey;
@@ -172,6 +195,7 @@ export async function simStep(
   after: After,
   matchId: string,
   step: number,
+  isOnServer: (key: string) => boolean = () => true,
 ): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
   if (found?.match.status !== 'active') return;
@@ -182,8 +206,10 @@ export async function simStep(
       await applyGameEvent(ctx, tx, after, matchId, { event: 'going_live', matchid: matchId, map_number: 0 });
   } else {
     const round = match.round + 1;
-    const one = players.filter((p) => p.team === 'teamOne');
-    const two = players.filter((p) => p.team === 'teamTwo');
+    // Only who is on the server plays the round and is listed in its round_end.
+    const here = (p: PlayerRow) => isRostered(p) && isOnServer(keyOf(p));
+    const one = players.filter((p) => p.team === 'teamOne' && here(p));
+    const two = players.filter((p) => p.team === 'teamTwo' && here(p));
     const sim = simulateRound(
       `${matchId}:${round}`,
       one.map((p) => ({ key: keyOf(p), elo: p.elo })),

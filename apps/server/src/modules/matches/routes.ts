@@ -15,6 +15,7 @@ import {
   matchSummarySchema,
   pagedSchema,
   substituteAcceptSchema,
+  substituteRequestSchema,
   userMatchSchema,
 } from '@openpug/shared';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
@@ -23,6 +24,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { jobsOf, logOf, splitIndexedKey } from '../../jobs';
 import { unauthorized } from '../../lib/errors';
+import { LEAVER_JOB, leaverTimedOut, requestSubstitute } from './leavers';
 import { presenceOf } from './presence';
 import { matches, matchPlayers } from './schema';
 import {
@@ -81,6 +83,7 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     jobs.handle(SUBSTITUTE_JOB, (job, tx, after) =>
       substituteTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)),
     );
+    jobs.handle(LEAVER_JOB, (job, tx, after) => leaverTimedOut(ctx, tx, after, job.key));
     // A player who queues while a substitute offer runs gets it too (in the background).
     ctx.bus.on('status.patch', ({ userId, patch }) => {
       if (patch.inQueue === true)
@@ -90,7 +93,8 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     });
     // A match with an open offer that ends however it ends closes the offer everywhere.
     ctx.bus.on('match.ended', async ({ matchId }) => {
-      if ((await presenceOf(ctx.db, matchId)).noShows.size > 0)
+      const { noShows, subRequests } = await presenceOf(ctx.db, matchId);
+      if (noShows.size > 0 || subRequests.size > 0)
         ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId });
     });
     app.addHook('onReady', () => jobs.start());
@@ -145,6 +149,9 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
 
     ctx.realtime.on('substitute-accept', substituteAcceptSchema, (socket, { matchId }) =>
       takeSubstituteSlot(ctx, socket.data.userId as string, matchId),
+    );
+    ctx.realtime.on('substitute-request', substituteRequestSchema, (socket, { matchId, userId }) =>
+      requestSubstitute(ctx, socket.data.userId as string, matchId, userId),
     );
 
     // ---- REST ----
@@ -216,10 +223,15 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
           ...buildSummary(match, players.get(match.id) ?? []),
           player: {
             team: player.team,
+            // A leaver lost, whatever the score (docs/contract.md §4).
             victory:
-              match.status === 'finished' && match.winner !== 'draw' && match.winner !== null
-                ? match.winner === player.team
-                : null,
+              match.status !== 'finished'
+                ? null
+                : player.leftAt !== null
+                  ? false
+                  : match.winner !== 'draw' && match.winner !== null
+                    ? match.winner === player.team
+                    : null,
             kills: player.kills,
             deaths: player.deaths,
             assists: player.assists,

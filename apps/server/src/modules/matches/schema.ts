@@ -1,5 +1,15 @@
 import type { MapInfo, MatchCancelReason, TeamKey } from '@openpug/shared';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Matches: the room state machine (playerveto → mapveto → active → finished | cancelled), the
@@ -29,6 +39,8 @@ export const matches = pgTable(
     /** Bearer secret the game server sends with its events (webhook). */
     serverSecret: text('server_secret'),
     liveAt: bigint('live_at', { mode: 'number' }),
+    /** Team one's win probability when the match went live (Elo logistic; the admins' calibration). */
+    winProbability: doublePrecision('win_probability'),
     round: integer('round').notNull().default(0),
     scoreOne: integer('score_one').notNull().default(0),
     scoreTwo: integer('score_two').notNull().default(0),
@@ -62,6 +74,14 @@ export const matchPlayers = pgTable(
     assists: integer('assists').notNull().default(0),
     damage: integer('damage').notNull().default(0),
     headshots: integer('headshots').notNull().default(0),
+    /** Rounds whose round_end listed the player on the server (the 80 % rule, docs/contract.md §4). */
+    roundsPresent: integer('rounds_present').notNull().default(0),
+    /** When the player was judged a leaver of the live match (gone for LEAVER_GRACE_MS). */
+    leftAt: bigint('left_at', { mode: 'number' }),
+    /** When a substitute took this leaver's slot: the row stays for the result and the history. */
+    replacedAt: bigint('replaced_at', { mode: 'number' }),
+    /** The player's reliability (percent) when the match was created, shown in the draft; null: no history. */
+    reliability: integer('reliability'),
   },
   (t) => [primaryKey({ columns: [t.matchId, t.userId] }), index('match_players_user_idx').on(t.userId)],
 );

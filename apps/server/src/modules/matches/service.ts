@@ -2,11 +2,12 @@
  * Matches: owns the match room state machine — playerveto (captain picks) → mapveto (bans) →
  * active (game server, live score) → finished (Elo) | cancelled. Every turn has a persisted
  * deadline (jobs `match.pick` / `match.ban`); a captain acting in time cancels it, otherwise it
- * fires once and auto-picks the highest-rated player / bans a random map. Each change commits in
- * one transaction holding the match row (SELECT … FOR UPDATE), then the room gets its events and
- * a fresh MATCH_STATE (per viewer: only participants see `server.connect`). Once the game server is
- * set, the match must go live within MATCH_LIVE_TIMEOUT_MS (job `match.live`), else it is
- * cancelled and the server freed: a server nobody plays on is not held forever. Once live, every
+ * fires once and auto-picks the player who keeps the teams fairest (fairness.ts) / bans a random
+ * map. Each change commits in one transaction holding the match row (SELECT … FOR UPDATE), then
+ * the room gets its events and a fresh MATCH_STATE (per viewer: only participants see
+ * `server.connect`). Once the game server is set, the match must go live within
+ * MATCH_LIVE_TIMEOUT_MS (job `match.live`), else it is cancelled and the server freed: a server
+ * nobody plays on is not held forever. Once live, every
  * game event pushes the stale deadline (job `match.stale`, MATCH_STALE_TIMEOUT_MS) out; a game
  * whose server went silent (crashed, hung) is cancelled the same way, so its ten players can queue
  * again.
@@ -26,7 +27,7 @@ import {
   type TeamKey,
   type UserStatusPatch,
 } from '@openpug/shared';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
@@ -39,11 +40,14 @@ import {
   findUsersByIds,
   ranksOfUsers,
 } from '../accounts/service';
-import { eloDelta, eloRulesFromConfig } from '../rating/elo';
-import { connectStateOf } from './presence';
-import { autoPick, banTurn, chooseCaptains, DEFAULT_MAP_POOL, pickTurn, remainingMaps } from './rules';
+import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
+import { fairestPick } from './fairness';
+import { storeWinProbability } from './predictions';
+import { connectStateOf, leaverStateOf } from './presence';
+import { reliabilityOf } from './reliability';
+import { banTurn, chooseCaptains, DEFAULT_MAP_POOL, otherTeam, pickTurn, remainingMaps } from './rules';
 import { maps, matches, matchPlayers, matchRounds, type RoundPlayerStats } from './schema';
-import { buildState, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
+import { buildState, isRostered, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
 
 export const PICK_JOB = 'match.pick';
 export const BAN_JOB = 'match.ban';
@@ -96,7 +100,13 @@ export async function findLiveMatchId(db: Db, userId: string): Promise<string | 
     .select({ id: matches.id })
     .from(matchPlayers)
     .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-    .where(and(eq(matchPlayers.userId, userId), inArray(matches.status, [...LIVE_MATCH_STATUSES])))
+    .where(
+      and(
+        eq(matchPlayers.userId, userId),
+        isNull(matchPlayers.replacedAt),
+        inArray(matches.status, [...LIVE_MATCH_STATUSES]),
+      ),
+    )
     .limit(1);
   return row?.id ?? null;
 }
@@ -108,9 +118,10 @@ export async function getMatchState(
 ): Promise<MatchState> {
   const found = await loadMatch(ctx.db, matchId);
   if (!found) throw notFound();
-  const participant = !!viewerId && found.players.some((p) => p.userId === viewerId && p.team !== null);
+  const participant = !!viewerId && found.players.some((p) => p.userId === viewerId && isRostered(p));
   const connect = await connectStateOf(ctx, ctx.db, found.match, found.players);
-  return buildState(found.match, found.players, participant, connect);
+  const live = await leaverStateOf(ctx, ctx.db, found.match, found.players);
+  return buildState(found.match, found.players, participant, connect, live);
 }
 
 /** The map pool for a new match: MATCH_MAP_POOL if set, else the active stored maps. */
@@ -138,12 +149,13 @@ export async function mapPoolFor(db: Db, config: AppContext['config']): Promise<
 export async function publishState(ctx: AppContext, matchId: string): Promise<void> {
   const found = await loadMatch(ctx.db, matchId);
   if (!found) return;
-  const members = new Set(found.players.filter((p) => p.team !== null).map((p) => p.userId));
+  const members = new Set(found.players.filter(isRostered).map((p) => p.userId));
   const sockets = await ctx.realtime.io.in(matchRoom(matchId)).fetchSockets();
   if (sockets.length === 0) return;
   const connect = await connectStateOf(ctx, ctx.db, found.match, found.players);
-  const full = buildState(found.match, found.players, true, connect);
-  const open = buildState(found.match, found.players, false, connect);
+  const live = await leaverStateOf(ctx, ctx.db, found.match, found.players);
+  const full = buildState(found.match, found.players, true, connect, live);
+  const open = buildState(found.match, found.players, false, connect, live);
   for (const s of sockets) s.emit('MATCH_STATE', s.data.userId && members.has(s.data.userId) ? full : open);
 }
 
@@ -181,6 +193,7 @@ export async function createMatch(
 ): Promise<string> {
   const users = await findUsersByIds(tx, userIds);
   const byId = new Map(users.map((u) => [u.id, u]));
+  const reliability = await reliabilityOf(tx, userIds);
   const rated = userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? 200 }));
   const captains = chooseCaptains(rated);
   const now = ctx.clock.now();
@@ -216,6 +229,7 @@ export async function createMatch(
         avatar: u?.avatar ?? null,
         steamId: u?.steamId ?? null,
         elo: u?.elo ?? 200,
+        reliability: reliability.get(uid) ?? null,
       };
     }),
   );
@@ -273,15 +287,24 @@ export function pickPlayer(
   });
 }
 
-/** Deadline of pick `index`: the highest-rated player left goes to the captain on turn. */
+/** Deadline of pick `index`: the player who keeps the teams fairest goes to the captain on turn (fairness.ts). */
 export async function pickTimedOut(ctx: AppContext, tx: Db, after: After, matchId: string, index: number) {
   const found = await loadMatch(tx, matchId, true);
   if (!found) return;
   const { match, players } = found;
   if (match.status !== 'playerveto' || match.pickIndex !== index) return; // stale
-  const choice = autoPick(players.filter((p) => p.team === null).map((p) => ({ id: p.userId, elo: p.elo })));
-  const row = choice && players.find((p) => p.userId === choice.id);
+  const row = fairAutoPick(match, players);
   if (row) await applyPick(ctx, tx, after, match, players, row, true);
+}
+
+function fairAutoPick(match: MatchRow, players: PlayerRow[]): PlayerRow | null {
+  const onTurn = match.turn ?? 'teamOne';
+  const elos = (team: TeamKey) => players.filter((p) => p.team === team).map((p) => p.elo);
+  return fairestPick(
+    elos(onTurn),
+    elos(otherTeam(onTurn)),
+    players.filter((p) => p.team === null),
+  );
 }
 
 async function applyPick(
@@ -566,12 +589,14 @@ export async function applyRound(
   );
 }
 
-/** Marks the match live (going_live); the live deadline is off. */
+/** Marks the match live (going_live) and stores its predicted win probability; the live deadline is off. */
 export async function markLive(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
-  await tx
+  const wentLive = await tx
     .update(matches)
     .set({ liveAt: ctx.clock.now() })
-    .where(and(eq(matches.id, matchId), isNull(matches.liveAt)));
+    .where(and(eq(matches.id, matchId), isNull(matches.liveAt)))
+    .returning({ id: matches.id });
+  if (wentLive.length > 0) await storeWinProbability(tx, matchId);
   await jobsOf(ctx).cancel(tx, after, LIVE_JOB, matchId);
   after.add(() => publishState(ctx, matchId));
 }
@@ -624,7 +649,9 @@ async function endDeadlines(ctx: AppContext, tx: Db, after: After, matchId: stri
 
 /**
  * The result: winners +ELO_WIN, losers −ELO_LOSS (a draw changes nothing), stored per player with
- * Elo before/after; each player gets PRIVATE_MATCH_RESULT. Runs once: a finished match is left alone.
+ * Elo before/after — for the players on the server for at least 80 % of the stored rounds; leavers
+ * lose whatever the score (ratedOutcome). Each player gets PRIVATE_MATCH_RESULT. Runs once: a
+ * finished match is left alone.
  */
 export async function finishMatch(
   ctx: AppContext,
@@ -637,16 +664,27 @@ export async function finishMatch(
 ): Promise<void> {
   if (match.status !== 'active') return;
   const rules = eloRulesFromConfig(ctx.config);
+  const [{ rounds }] = await tx
+    .select({ rounds: count() })
+    .from(matchRounds)
+    .where(eq(matchRounds.matchId, match.id));
   const results: { userId: string; victory: boolean; oldElo: number; newElo: number }[] = [];
   for (const p of players) {
-    const victory = winner === 'draw' ? null : p.team === winner;
-    const delta = eloDelta(victory, rules);
+    if (p.team === null) continue;
+    const outcome = ratedOutcome(p, winner, Number(rounds));
+    if (outcome === 'unrated') {
+      // Not rated (docs/contract.md §4): no Elo change and no Elo entry in the history.
+      const elo = (await findUserById(tx, p.userId))?.elo ?? p.elo;
+      results.push({ userId: p.userId, victory: winner === p.team, oldElo: elo, newElo: elo });
+      continue;
+    }
+    const delta = eloDelta(outcome, rules);
     const elo = (await adjustElo(tx, p.userId, delta)) ?? { before: p.elo, after: p.elo };
     await tx
       .update(matchPlayers)
       .set({ eloBefore: elo.before, eloAfter: elo.after })
       .where(and(eq(matchPlayers.matchId, match.id), eq(matchPlayers.userId, p.userId)));
-    results.push({ userId: p.userId, victory: victory === true, oldElo: elo.before, newElo: elo.after });
+    results.push({ userId: p.userId, victory: outcome === true, oldElo: elo.before, newElo: elo.after });
   }
   const finishedAt = ctx.clock.now();
   await tx
@@ -679,20 +717,21 @@ export async function finishMatch(
   // change of their Profile fields.
   after.add(async () => {
     const ranks = await ranksOfUsers(
-      ctx.db,
+      ctx,
       results.map((r) => r.userId),
     );
     for (const r of results)
       ctx.realtime.toUser(r.userId, 'privateUserUpdate', {
         stats: { elo: r.newElo },
-        rank: ranks.get(r.userId) ?? 1,
+        rank: ranks.get(r.userId) ?? null,
       });
   });
   after.add(() => publishState(ctx, match.id));
+  // A replaced leaver's status was cleared when the substitute came (they may be elsewhere now).
   patchAll(
     ctx,
     after,
-    players.map((p) => p.userId),
+    players.filter(isRostered).map((p) => p.userId),
     () => ({ match: { ...clearedMatch }, teamOne: false }),
   );
   announceEnded(ctx, after, match.id, 'finished', null);
@@ -746,7 +785,7 @@ async function cancelLoaded(
   patchAll(
     ctx,
     after,
-    found.players.map((p) => p.userId),
+    found.players.filter((p) => p.replacedAt === null).map((p) => p.userId),
     () => ({ match: { ...clearedMatch }, teamOne: false }),
   );
   announceEnded(ctx, after, matchId, 'cancelled', reason);

@@ -12,6 +12,9 @@ import type { matches, matchPlayers } from './schema';
 export type MatchRow = typeof matches.$inferSelect;
 export type PlayerRow = typeof matchPlayers.$inferSelect;
 
+/** On a team and not replaced by a substitute (a replaced leaver's row stays for the result). */
+export const isRostered = (p: PlayerRow) => p.team !== null && p.replacedAt === null;
+
 export function toPlayer(p: PlayerRow): MatchPlayer {
   return {
     _id: p.userId,
@@ -19,11 +22,14 @@ export function toPlayer(p: PlayerRow): MatchPlayer {
     avatar: p.avatar,
     elo: p.elo,
     ...(p.steamId ? { steamId: p.steamId } : {}),
+    reliability: p.reliability,
   };
 }
 
 function team(m: MatchRow, players: readonly PlayerRow[], key: TeamKey) {
-  const members = players.filter((p) => p.team === key).sort((a, b) => (a.pickNo ?? 0) - (b.pickNo ?? 0));
+  const members = players
+    .filter((p) => p.team === key && p.replacedAt === null)
+    .sort((a, b) => (a.pickNo ?? 0) - (b.pickNo ?? 0));
   const captain = members.find((p) => p.captain) ?? members[0];
   return {
     name: key === 'teamOne' ? m.teamOneName : m.teamTwoName,
@@ -52,13 +58,15 @@ export function toStats(players: readonly PlayerRow[]): PlayerStats[] {
 
 /**
  * `participant` decides whether `server.connect` is included (spectators get only GOTV); `connect`
- * is who is on the game server while the match waits for its players (presence.ts).
+ * is who is on the game server while the match waits for its players, `live` the leavers and their
+ * substitute offer once it runs (presence.ts).
  */
 export function buildState(
   m: MatchRow,
   players: readonly PlayerRow[],
   participant: boolean,
   connect: MatchConnect | null = null,
+  live: Pick<MatchState, 'leavers' | 'substituteOffer'> = { leavers: [], substituteOffer: null },
 ): MatchState {
   return {
     _id: m.id,
@@ -83,6 +91,8 @@ export function buildState(
     winner: m.winner,
     cancelReason: m.cancelReason,
     connect,
+    leavers: live.leavers ?? [],
+    substituteOffer: live.substituteOffer ?? null,
   };
 }
 

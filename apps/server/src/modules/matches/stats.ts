@@ -9,13 +9,14 @@ import { matches, matchPlayers } from './schema';
 
 export async function recentResults(ctx: Pick<AppContext, 'db'>, userId: string): Promise<('W' | 'L')[]> {
   const rows = await ctx.db
-    .select({ team: matchPlayers.team, winner: matches.winner })
+    .select({ team: matchPlayers.team, winner: matches.winner, leftAt: matchPlayers.leftAt })
     .from(matchPlayers)
     .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
     .where(and(eq(matchPlayers.userId, userId), eq(matches.status, 'finished')))
     .orderBy(desc(matches.finishedAt))
     .limit(5);
-  return rows.map((r) => (r.winner !== null && r.winner === r.team ? 'W' : 'L'));
+  // A leaver lost, whatever the score.
+  return rows.map((r) => (r.leftAt === null && r.winner !== null && r.winner === r.team ? 'W' : 'L'));
 }
 
 export interface PlayerSummary {
@@ -30,7 +31,7 @@ export async function playerSummary(ctx: Pick<AppContext, 'db'>, userId: string)
   const [row] = await ctx.db
     .select({
       matches: sql<number>`count(*)::int`,
-      wins: sql<number>`count(*) FILTER (WHERE ${matches.winner} = ${matchPlayers.team})::int`,
+      wins: sql<number>`count(*) FILTER (WHERE ${matches.winner} = ${matchPlayers.team} AND ${matchPlayers.leftAt} IS NULL)::int`,
       kills: sql<number>`coalesce(sum(${matchPlayers.kills}), 0)::int`,
       deaths: sql<number>`coalesce(sum(${matchPlayers.deaths}), 0)::int`,
     })

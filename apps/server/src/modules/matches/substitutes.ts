@@ -14,7 +14,7 @@
  * players are free again, the server is freed).
  */
 import { ELO_DEFAULT, type LIVE_MATCH_STATUSES, type TeamKey, type UserStatusPatch } from '@openpug/shared';
-import { and, eq, inArray, isNull, like } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { After, inTransaction, jobsOf, logOf } from '../../jobs';
@@ -22,10 +22,19 @@ import { conflict, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { recordOffence } from '../queue/cooldowns';
 import { freeQueuedUserIds, takeFromQueue } from '../queue/service';
-import { CONNECTED_KEY, NO_SHOW_KEY, presenceOf, rosterKey, waitsForPlayers } from './presence';
+import {
+  CONNECTED_KEY,
+  liveOfferRuns,
+  NO_SHOW_KEY,
+  type Presence,
+  presenceOf,
+  rosterKey,
+  SUB_REQUEST_KEY,
+  waitsForPlayers,
+} from './presence';
 import { matchEvents, matches, matchPlayers } from './schema';
 import { cancelMatchTx, LIVE_JOB, loadMatch, publishState } from './service';
-import type { MatchRow, PlayerRow } from './state';
+import { isRostered, type MatchRow, type PlayerRow } from './state';
 
 /** Deadline for every rostered player to be on the game server (key `<matchId>:<deadline>`). */
 export const CONNECT_JOB = 'match.connect';
@@ -45,13 +54,52 @@ declare module '../../events' {
   }
 }
 
-const rostered = (players: readonly PlayerRow[]) => players.filter((p) => p.team !== null);
+const rostered = (players: readonly PlayerRow[]) => players.filter(isRostered);
 
-/** Open slots: no-shows still on the roster, team one first, then in pick order. */
-function openSlots(players: readonly PlayerRow[], noShows: ReadonlySet<string>): PlayerRow[] {
+/**
+ * Open slots, team one first, then in pick order: before the game, the no-shows still on the
+ * roster; once live, the leavers still on the roster whose captain asked for a substitute.
+ */
+function openSlots(match: MatchRow, players: readonly PlayerRow[], presence: Presence): PlayerRow[] {
   return rostered(players)
-    .filter((p) => noShows.has(p.userId))
+    .filter((p) =>
+      match.liveAt === null
+        ? presence.noShows.has(p.userId)
+        : p.leftAt !== null && presence.subRequests.has(p.userId),
+    )
     .sort((a, b) => (a.team === b.team ? (a.pickNo ?? 0) - (b.pickNo ?? 0) : a.team === 'teamOne' ? -1 : 1));
+}
+
+/** Whether the match takes substitutes now: waiting for its players, or live with a running offer. */
+const takesSubstitutes = (ctx: AppContext, match: MatchRow) =>
+  waitsForPlayers(ctx, match) || liveOfferRuns(ctx, match);
+
+/**
+ * Opens the match's substitute offer for its open slots (a no-show's, a leaver's a captain asked
+ * for), or — while one runs — offers the slots again with the same deadline: every queued player
+ * outside an accept phase who is not in the match gets PRIVATE_SUBSTITUTE_OFFER. Returns the
+ * offer's deadline (job `match.substitute`).
+ */
+export async function openSubstituteOffer(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  match: MatchRow,
+  players: readonly PlayerRow[],
+): Promise<number> {
+  const now = ctx.clock.now();
+  let deadline = match.deadline;
+  if (deadline === null || deadline <= now || match.liveAt === null) {
+    deadline = now + ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS;
+    await tx.update(matches).set({ deadline }).where(eq(matches.id, match.id));
+    await jobsOf(ctx).schedule(tx, after, SUBSTITUTE_JOB, `${match.id}:${deadline}`, deadline);
+  }
+  const offered = { ...match, deadline };
+  const inMatch = new Set(players.map((p) => p.userId));
+  const recipients = (await freeQueuedUserIds(tx)).filter((id) => !inMatch.has(id));
+  offerTo(ctx, after, recipients, offered, openSlots(offered, players, await presenceOf(tx, match.id)));
+  after.add(() => publishState(ctx, match.id));
+  return deadline;
 }
 
 /**
@@ -163,14 +211,7 @@ export async function connectTimedOut(
     await cancelMatchTx(ctx, tx, after, matchId, 'NO_SHOW');
     return;
   }
-  const offerDeadline = ctx.clock.now() + ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS;
-  await tx.update(matches).set({ deadline: offerDeadline }).where(eq(matches.id, matchId));
-  await jobsOf(ctx).schedule(tx, after, SUBSTITUTE_JOB, `${matchId}:${offerDeadline}`, offerDeadline);
-  const match = { ...found.match, deadline: offerDeadline };
-  const inMatch = new Set(found.players.map((p) => p.userId));
-  const recipients = (await freeQueuedUserIds(tx)).filter((id) => !inMatch.has(id));
-  offerTo(ctx, after, recipients, match, openSlots(found.players, noShows));
-  after.add(() => publishState(ctx, matchId));
+  await openSubstituteOffer(ctx, tx, after, found.match, found.players);
 }
 
 function offerTo(
@@ -206,9 +247,8 @@ export async function offerRunningSlots(ctx: AppContext, userId: string): Promis
     .innerJoin(matches, eq(matches.id, matchEvents.matchId))
     .where(
       and(
-        like(matchEvents.eventKey, `${NO_SHOW_KEY}%`),
+        or(like(matchEvents.eventKey, `${NO_SHOW_KEY}%`), like(matchEvents.eventKey, `${SUB_REQUEST_KEY}%`)),
         eq(matches.status, 'active'),
-        isNull(matches.liveAt),
       ),
     );
   if (rows.length === 0) return;
@@ -217,13 +257,17 @@ export async function offerRunningSlots(ctx: AppContext, userId: string): Promis
     const found = await loadMatch(ctx.db, matchId);
     if (!found || found.match.deadline === null || found.match.deadline <= ctx.clock.now()) continue;
     if (found.players.some((p) => p.userId === userId)) continue;
-    const { noShows } = await presenceOf(ctx.db, matchId);
-    offerTo(ctx, after, [userId], found.match, openSlots(found.players, noShows));
+    const presence = await presenceOf(ctx.db, matchId);
+    offerTo(ctx, after, [userId], found.match, openSlots(found.match, found.players, presence));
   }
   await after.run(logOf(ctx));
 }
 
-/** The offer's deadline (`match.substitute`): a slot still open cancels the match (NO_SHOW). */
+/**
+ * The offer's deadline (`match.substitute`): before the game, a slot still open cancels the match
+ * (NO_SHOW); once live, the offer just ends (the team plays on short-handed, its captain may ask
+ * again).
+ */
 export async function substituteTimedOut(
   ctx: AppContext,
   tx: Db,
@@ -232,9 +276,18 @@ export async function substituteTimedOut(
   deadline: number,
 ): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
-  if (!found || !waitsForPlayers(ctx, found.match) || found.match.deadline !== deadline) return; // stale
-  const { noShows } = await presenceOf(tx, matchId);
-  if (openSlots(found.players, noShows).length === 0) return;
+  if (found?.match.status !== 'active' || found.match.deadline !== deadline) return; // stale
+  if (found.match.liveAt !== null) {
+    await tx.update(matches).set({ deadline: null }).where(eq(matches.id, matchId));
+    await tx
+      .delete(matchEvents)
+      .where(and(eq(matchEvents.matchId, matchId), like(matchEvents.eventKey, `${SUB_REQUEST_KEY}%`)));
+    after.add(() => ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId }));
+    after.add(() => publishState(ctx, matchId));
+    return;
+  }
+  if (!waitsForPlayers(ctx, found.match)) return;
+  if (openSlots(found.match, found.players, await presenceOf(tx, matchId)).length === 0) return;
   await cancelMatchTx(ctx, tx, after, matchId, 'NO_SHOW');
 }
 
@@ -256,10 +309,11 @@ export function takeSubstituteSlot(
       const found = await loadMatch(tx, matchId, true);
       if (!found) throw notFound();
       const { match, players } = found;
-      if (!waitsForPlayers(ctx, match)) throw conflict('SUBSTITUTE_EXPIRED');
-      const { noShows } = await presenceOf(tx, matchId);
-      const open = openSlots(players, noShows);
-      if (open.length === 0) throw conflict(noShows.size > 0 ? 'SUBSTITUTE_TAKEN' : 'SUBSTITUTE_EXPIRED');
+      if (!takesSubstitutes(ctx, match)) throw conflict('SUBSTITUTE_EXPIRED');
+      const presence = await presenceOf(tx, matchId);
+      const open = openSlots(match, players, presence);
+      const offered = presence.noShows.size > 0 || players.some((p) => p.replacedAt !== null);
+      if (open.length === 0) throw conflict(offered ? 'SUBSTITUTE_TAKEN' : 'SUBSTITUTE_EXPIRED');
       const now = ctx.clock.now();
       if (match.deadline === null || match.deadline <= now) throw conflict('SUBSTITUTE_EXPIRED');
       if (players.some((p) => p.userId === userId)) throw conflict('ALREADY_IN_MATCH');
@@ -270,8 +324,23 @@ export function takeSubstituteSlot(
       const last = open.length === 1;
       // Everyone hears the offer is over before the game server is asked to take the substitute.
       if (last) after.add(() => ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId }));
-      await replaceRosterPlayer(ctx, tx, after, match, slot, user);
-      if (last) {
+      const live = match.liveAt !== null;
+      await replaceRosterPlayer(ctx, tx, after, match, slot, user, { keepRow: live });
+      if (live) {
+        // A leaver's slot: the row stays (their loss, their history); the game goes on.
+        await tx
+          .delete(matchEvents)
+          .where(
+            and(
+              eq(matchEvents.matchId, matchId),
+              eq(matchEvents.eventKey, `${SUB_REQUEST_KEY}${slot.userId}`),
+            ),
+          );
+        if (last) {
+          await jobsOf(ctx).cancel(tx, after, SUBSTITUTE_JOB, `${matchId}:${match.deadline}`);
+          await tx.update(matches).set({ deadline: null }).where(eq(matches.id, matchId));
+        }
+      } else if (last) {
         // Every slot is filled: the substitutes get their own connect window, and the game its time.
         await jobsOf(ctx).cancel(tx, after, SUBSTITUTE_JOB, `${matchId}:${match.deadline}`);
         await armConnectDeadline(ctx, tx, after, matchId);
@@ -309,13 +378,14 @@ export async function replaceRosterPlayer(
   match: MatchRow,
   slot: PlayerRow,
   user: IncomingPlayer,
-  { keepCaptain = false }: { keepCaptain?: boolean } = {},
+  { keepCaptain = false, keepRow = false }: { keepCaptain?: boolean; keepRow?: boolean } = {},
 ): Promise<void> {
   const matchId = match.id;
   const userId = user.id;
-  await tx
-    .delete(matchPlayers)
-    .where(and(eq(matchPlayers.matchId, matchId), eq(matchPlayers.userId, slot.userId)));
+  const leaving = and(eq(matchPlayers.matchId, matchId), eq(matchPlayers.userId, slot.userId));
+  // keepRow: a leaver's row stays, marked replaced, for their result and history (leavers.ts).
+  if (keepRow) await tx.update(matchPlayers).set({ replacedAt: ctx.clock.now() }).where(leaving);
+  else await tx.delete(matchPlayers).where(leaving);
   await tx.insert(matchPlayers).values({
     matchId,
     userId,

@@ -8,6 +8,7 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { currentUserId, requireAuth } from '../auth/guard';
+import { reliabilityOf } from '../matches/reliability';
 import { recentResults } from '../matches/stats';
 import { directory, userCard } from './service';
 
@@ -43,7 +44,12 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         if (!isId(request.params.id)) throw badRequest('ID_MALFORMED');
-        const card = await userCard(ctx, request.params.id, recentResults);
+        const card = await userCard(
+          ctx,
+          request.params.id,
+          recentResults,
+          async (c, id) => (await reliabilityOf(c.db, [id])).get(id) ?? null,
+        );
         if (!card) throw notFound();
         return card;
       },

@@ -24,7 +24,7 @@ export function matrixIdOf(ctx: AppContext, userId: string): string {
   return `@${userId}:${server}`;
 }
 
-function toSocialUser(ctx: AppContext, row: UserRow, rank: number, status: UserStatus): SocialUser {
+function toSocialUser(ctx: AppContext, row: UserRow, rank: number | null, status: UserStatus): SocialUser {
   return {
     _id: row.id,
     name: row.name,
@@ -39,8 +39,8 @@ function toSocialUser(ctx: AppContext, row: UserRow, rank: number, status: UserS
 
 async function decorate(ctx: AppContext, rows: UserRow[]): Promise<SocialUser[]> {
   const ids = rows.map((r) => r.id);
-  const [ranks, statuses] = await Promise.all([ranksOfUsers(ctx.db, ids), getStatuses(ctx, ids)]);
-  return rows.map((row) => toSocialUser(ctx, row, ranks.get(row.id) ?? 1, statuses.get(row.id)!));
+  const [ranks, statuses] = await Promise.all([ranksOfUsers(ctx, ids), getStatuses(ctx, ids)]);
+  return rows.map((row) => toSocialUser(ctx, row, ranks.get(row.id) ?? null, statuses.get(row.id)!));
 }
 
 /** SocialUsers for the given ids, in the given order; unknown ids are skipped. */
@@ -75,17 +75,23 @@ export async function directory(ctx: AppContext, query: UsersQuery, asAdmin: boo
 }
 
 export type RecentResults = (ctx: AppContext, userId: string) => Promise<Array<'W' | 'L'>>;
+export type Reliability = (ctx: AppContext, userId: string) => Promise<number | null>;
 
-/** The public user card; recent results (newest first) from the given provider (the matches module). */
+/**
+ * The public user card; recent results (newest first) and the reliability score from the given
+ * providers (the matches module).
+ */
 export async function userCard(
   ctx: AppContext,
   id: string,
   recentResults?: RecentResults,
+  reliability?: Reliability,
 ): Promise<UserCard | null> {
   const row = await findUserById(ctx.db, id);
   if (!row) return null;
   const [person] = await decorate(ctx, [row]);
   const card: UserCard = { ...person, banner: row.banner };
   if (recentResults) card.recentResults = (await recentResults(ctx, id)).slice(0, 5);
+  if (reliability) card.reliability = await reliability(ctx, id);
   return card;
 }

@@ -5,6 +5,7 @@ import type { MatchPlayer, MatchState, TeamKey } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { MapArt } from '../../features/matches/MapArt';
 import { bannedBy, canBan, canPick, isCaptainOnTurn, TEAM_SIZE } from '../../features/matches/permissions';
+import { ReliabilityValue } from '../../ui/Reliability';
 import { UserAvatar } from '../../ui/UserAvatar';
 import { TEAM_COLOURS } from './MatchHeader';
 
@@ -172,6 +173,18 @@ export function PickPool({
             <Typography variant="caption" color="text.secondary">
               {p.elo} Elo
             </Typography>
+            {/* How often this player played their matches to the end: for the captains' picks. */}
+            {p.reliability !== undefined && (
+              <Typography variant="caption" sx={{ display: 'flex', gap: 0.5, minWidth: 0, maxWidth: '100%' }}>
+                <Box
+                  component="span"
+                  sx={{ color: 'text.secondary', overflow: 'hidden', textOverflow: 'ellipsis' }}
+                >
+                  {t('reliability.label')}
+                </Box>
+                <ReliabilityValue percent={p.reliability} />
+              </Typography>
+            )}
           </ButtonBase>
         ))}
       </Box>

@@ -15,6 +15,7 @@ import { MATCH_PAGE_TITLE, type MatchState } from '@openpug/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
+import { WinProbability } from '../../features/insights';
 import { emitWithAck } from '../../features/matches/emit';
 import { canAskForHelp, isParticipant } from '../../features/matches/permissions';
 import { useMatchRoom } from '../../features/matches/room';
@@ -22,7 +23,9 @@ import { ReportButton } from '../../features/reports/ReportButton';
 import { useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { AdminCancelButton } from './AdminCancelButton';
+import { AdminMatchTools } from './AdminMatchTools';
 import { ConnectPanel } from './ConnectPanel';
+import { LeaversPanel } from './LeaversPanel';
 import { HelpButton, MapPanel, Scoreboard, ServerBox } from './Live';
 import { MapVeto, PickPool, TeamColumn, TurnBanner } from './Lobby';
 import { MatchHeader, TEAM_COLOURS } from './MatchHeader';
@@ -146,6 +149,7 @@ function Room({ matchId }: { matchId: string }) {
             )}
           />
         )}
+        <AdminMatchTools state={state} />
         <AdminCancelButton state={state} />
       </Box>
       <Box
@@ -175,6 +179,11 @@ function Room({ matchId }: { matchId: string }) {
               )}
               {state.status === 'finished' && <Result state={state} />}
               {state.connect && <ConnectPanel state={state} />}
+              <LeaversPanel
+                state={state}
+                myId={myId}
+                onRequest={(userId) => emitWithAck(socket, 'substitute-request', { matchId, userId })}
+              />
               {state.status === 'mapveto' && (
                 <Panel title={t('match.mapVeto')}>
                   <MapVeto
@@ -211,6 +220,9 @@ function Room({ matchId }: { matchId: string }) {
                 </Panel>
               )}
               <Panel>
+                {(state.status === 'playerveto' || state.status === 'mapveto') && (
+                  <WinProbability state={state} colours={TEAM_COLOURS} />
+                )}
                 <Box sx={{ display: 'flex', gap: { xs: 1, sm: 2 } }}>
                   <TeamColumn state={state} team="teamOne" myId={myId} />
                   <TeamColumn state={state} team="teamTwo" myId={myId} />

@@ -5,6 +5,7 @@ import type { UserCard as UserCardData } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { BannerArt } from '../../features/competition/art';
 import { useCardActions } from '../../features/friends/useCardActions';
+import { ReliabilityStat } from '../../ui/Reliability';
 import { StatusLine } from '../../ui/StatusLine';
 import { tokens } from '../../ui/tokens';
 import { UserAvatar } from '../../ui/UserAvatar';
@@ -80,7 +81,10 @@ export function UserHeader({ user }: { user: UserCardData | undefined }) {
         </Box>
         <Box sx={{ display: 'flex', gap: { xs: 3, md: 5 }, mt: 2, flexWrap: 'wrap', alignItems: 'flex-end' }}>
           <Stat label={t('friends.card.elo')} value={String(eloOf(user))} accent />
-          <Stat label={t('friends.card.rank')} value={`#${user.rank}`} />
+          <Stat
+            label={t('friends.card.rank')}
+            value={user.rank ? `#${user.rank}` : t('friends.card.unranked')}
+          />
           {user.recentResults && user.recentResults.length > 0 && (
             <Box>
               <Typography variant="caption" color="text.secondary" component="div" sx={{ mb: 0.5 }}>
@@ -89,6 +93,7 @@ export function UserHeader({ user }: { user: UserCardData | undefined }) {
               <RecentResults results={user.recentResults} />
             </Box>
           )}
+          {user.reliability !== undefined && <ReliabilityStat percent={user.reliability} size="large" />}
         </Box>
         {(user.steamUrl || (relation !== 'self' && relation !== 'guest')) && (
           <Box sx={{ mt: 2 }}>

@@ -1,0 +1,47 @@
+/**
+ * The reliability score (docs/contract.md §4 "Reliability"): of a player's last RELIABILITY_MATCHES
+ * match calls, the share (whole percent) they accepted, connected to and finished. A call is a
+ * missed accept phase or a left / not-connected match (a queue offence of kind `miss` or `leave`,
+ * not lifted by an admin) or a finished match the player played to the end (on the roster at the
+ * result, not a leaver). Matches cancelled for reasons of their own (a dead server, an admin) do
+ * not count either way. Null for a player without any call yet.
+ */
+import { RELIABILITY_MATCHES } from '@openpug/shared';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+
+export async function reliabilityOf(db: Db, userIds: readonly string[]): Promise<Map<string, number | null>> {
+  const out = new Map<string, number | null>(userIds.map((id) => [id, null]));
+  if (userIds.length === 0) return out;
+  const ids = sql.join(
+    userIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    SELECT user_id, count(*)::int AS calls, count(*) FILTER (WHERE ok)::int AS kept
+    FROM (
+      SELECT user_id, ok, row_number() OVER (PARTITION BY user_id ORDER BY at DESC) AS n
+      FROM (
+        SELECT c.user_id, false AS ok, c.created_at AS at
+        FROM queue_cooldowns c
+        WHERE c.user_id IN (${ids}) AND c.lifted_at IS NULL
+        UNION ALL
+        SELECT p.user_id, true AS ok, m.finished_at AS at
+        FROM match_players p JOIN matches m ON m.id = p.match_id
+        WHERE p.user_id IN (${ids}) AND m.status = 'finished' AND p.team IS NOT NULL
+          AND p.left_at IS NULL AND p.replaced_at IS NULL
+      ) calls
+    ) ranked
+    WHERE n <= ${RELIABILITY_MATCHES}
+    GROUP BY user_id`);
+  const rows = ((result as { rows?: unknown[] }).rows ?? []) as {
+    user_id: string;
+    calls: number;
+    kept: number;
+  }[];
+  for (const r of rows) {
+    const calls = Number(r.calls);
+    if (calls > 0) out.set(r.user_id, Math.round((Number(r.kept) * 100) / calls));
+  }
+  return out;
+}
