@@ -3,7 +3,7 @@
  * ones in docs/architecture.md and the README's table; nothing else reads process.env.
  */
 import path from 'node:path';
-import { ACCEPT_COUNTDOWN_MS } from '@openpug/shared';
+import { ACCEPT_COUNTDOWN_MS, ELO_LOSS, ELO_WIN } from '@openpug/shared';
 import { z } from 'zod';
 import { type ArenaSeed, parseArenaServers } from './modules/arena/seed';
 import { type Cs2Server, parseServerPool } from './modules/gameservers/pool';
@@ -119,8 +119,8 @@ const envSchema = z.object({
     .refine((v) => [...v].filter((c) => c === 'A').length === 4, 'PICK_ORDER must give each team 4 picks')
     .default('ABBAABBA'),
   /** Elo won by each winner / lost by each loser of a match. */
-  ELO_WIN: z.coerce.number().int().min(0).default(12),
-  ELO_LOSS: z.coerce.number().int().min(0).default(10),
+  ELO_WIN: z.coerce.number().int().min(0).default(ELO_WIN),
+  ELO_LOSS: z.coerce.number().int().min(0).default(ELO_LOSS),
   /** Finished matches before a player is ranked (placement); until then unranked, not on the leaderboard. */
   PLACEMENT_MATCHES: z.coerce.number().int().min(0).max(100).default(5),
   /** Comma-separated map keys for the veto; unset → the active maps of the stored map pool. */

@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './admin-match';
 export * from './arena';
 export * from './chat';
 export * from './competition';

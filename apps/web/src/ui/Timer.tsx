@@ -2,6 +2,7 @@
  * Countdown timer (docs/contract.md §2): mm:ss to a deadline, ticking every second, highlighted in the last
  * 10 seconds. Arithmetic in ./countdown.
  */
+import { TIMER_TICK_MS } from '@openpug/shared';
 import { formatMmSs, isUrgent, secondsLeft } from './countdown';
 import { tokens } from './tokens';
 import { useNow } from './useNow';
@@ -10,7 +11,7 @@ import { useNow } from './useNow';
  * Whole seconds left until `deadline` (epoch ms), re-rendering every `everyMs` (a second unless a
  * screen wants a finer tick); 0 without a deadline.
  */
-export function useSecondsLeft(deadline: number | null, everyMs = 1000): number {
+export function useSecondsLeft(deadline: number | null, everyMs = TIMER_TICK_MS): number {
   const now = useNow(everyMs, deadline !== null);
   return deadline === null ? 0 : secondsLeft(deadline, now);
 }

@@ -1,4 +1,5 @@
 /** Countdown arithmetic shared by every timer (docs/contract.md §2: mm:ss, highlighted in the last 10 s, 1 s tick). */
+import { TIMER_HIGHLIGHT_SECONDS } from '@openpug/shared';
 
 /** Whole seconds from `now` to `deadline` (never negative; rounds up so 0.2 s left still shows 0:01). */
 export function secondsLeft(deadline: number, now: number): number {
@@ -19,5 +20,5 @@ export function formatDuration(seconds: number): string {
   return `${h}:${formatMmSs(s % 3600)}`;
 }
 
-/** The last ten seconds are shown in red. */
-export const isUrgent = (seconds: number): boolean => seconds <= 10;
+/** The last seconds (TIMER_HIGHLIGHT_SECONDS) are shown in red. */
+export const isUrgent = (seconds: number): boolean => seconds <= TIMER_HIGHLIGHT_SECONDS;

@@ -4,27 +4,41 @@
  * notifications map, desktop-notification rules and the attachment msgtype. No matrix-js-sdk
  * here, so these stay cheap to import and easy to test.
  */
-import { matrixUserId } from '@openpug/shared';
+import {
+  CHAT_AUTOLOAD_TOP_PX,
+  CHAT_AUTOSCROLL_BOTTOM_PX,
+  CHAT_HISTORY_PAGE,
+  CHAT_NOTIFY_MAX_AGE_MS,
+  CHAT_NOTIFY_MAX_MEMBERS,
+  CHAT_WINDOW,
+  IMAGE_ZOOM,
+  matrixUserId,
+  READ_MARKER_INTERVAL_MS,
+  ROOM_LOAD_RETRIES,
+  ROOM_LOAD_RETRY_MS,
+  TYPING_SERVER_TIMEOUT_MS,
+  TYPING_THROTTLE_MS,
+} from '@openpug/shared';
 
-/** docs/contract.md §9 chat constants. */
+/** The chat's constants of docs/contract.md §9 (declared in packages/shared), by the chat's names. */
 export const CHAT = {
-  windowWidth: 400,
-  windowHeight: 360,
-  minWidth: 300,
-  minHeight: 240,
-  pageSize: 30,
-  autoLoadTopPx: 400,
-  autoScrollBottomPx: 400,
-  typingThrottleMs: 2000,
-  typingTimeoutMs: 2100,
-  readMarkerEveryMs: 10_000,
-  roomLoadRetries: 10,
-  roomLoadRetryMs: 1000,
-  notificationMaxAgeMs: 10_000,
-  notificationMaxMembers: 2,
-  zoomStep: 0.25,
-  zoomMin: 0.1,
-  zoomMax: 10,
+  windowWidth: CHAT_WINDOW.width,
+  windowHeight: CHAT_WINDOW.height,
+  minWidth: CHAT_WINDOW.minWidth,
+  minHeight: CHAT_WINDOW.minHeight,
+  pageSize: CHAT_HISTORY_PAGE,
+  autoLoadTopPx: CHAT_AUTOLOAD_TOP_PX,
+  autoScrollBottomPx: CHAT_AUTOSCROLL_BOTTOM_PX,
+  typingThrottleMs: TYPING_THROTTLE_MS,
+  typingTimeoutMs: TYPING_SERVER_TIMEOUT_MS,
+  readMarkerEveryMs: READ_MARKER_INTERVAL_MS,
+  roomLoadRetries: ROOM_LOAD_RETRIES,
+  roomLoadRetryMs: ROOM_LOAD_RETRY_MS,
+  notificationMaxAgeMs: CHAT_NOTIFY_MAX_AGE_MS,
+  notificationMaxMembers: CHAT_NOTIFY_MAX_MEMBERS,
+  zoomStep: IMAGE_ZOOM.step,
+  zoomMin: IMAGE_ZOOM.min,
+  zoomMax: IMAGE_ZOOM.max,
 } as const;
 
 /** The message types the timeline displays (docs/contract.md §5). */

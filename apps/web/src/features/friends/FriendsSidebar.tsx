@@ -17,7 +17,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { Friend, FriendRequest } from '@openpug/shared';
+import { type Friend, type FriendRequest, MIN_FRIEND_SEARCH_LENGTH } from '@openpug/shared';
 import { type MouseEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -529,7 +529,7 @@ export function FriendsSidebar() {
                 }}
               />
             </Box>
-            {query.trim().length >= 1 &&
+            {query.trim().length >= MIN_FRIEND_SEARCH_LENGTH &&
               (matches.length === 0 ? (
                 <Empty>{t('friends.sidebar.noMatches')}</Empty>
               ) : (

@@ -12,14 +12,14 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import type { MobileLink } from '@openpug/shared';
+import { type MobileLink, QR_CODE_SIZE_PX } from '@openpug/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api';
 import { useSession } from '../session/store';
 import { closeQrDialog, useQrDialog } from './state';
 
-export const QR_SIZE = 200;
+const QR_SIZE = QR_CODE_SIZE_PX;
 
 async function renderQr(text: string): Promise<string> {
   const { toDataURL } = await import('qrcode');

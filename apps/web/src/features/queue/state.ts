@@ -3,7 +3,13 @@
  * running accept phase and the kick/timeout notices. `queueReducer` is pure (unit-tested); the
  * zustand store applies it to the server's events.
  */
-import type { Cooldown, QueuePlayer, QueueState, UnreadyProfile } from '@openpug/shared';
+import {
+  type Cooldown,
+  type QueuePlayer,
+  type QueueState,
+  TIMEOUT_DIALOG_CLOSE_MS,
+  type UnreadyProfile,
+} from '@openpug/shared';
 import { create } from 'zustand';
 
 export interface AcceptPhase {
@@ -117,4 +123,4 @@ export function dispatchQueue(action: QueueAction): void {
 }
 
 /** Timeout dialog auto-close (docs/contract.md §9). */
-export const TIMEOUT_DIALOG_MS = 8000;
+export const TIMEOUT_DIALOG_MS = TIMEOUT_DIALOG_CLOSE_MS;
