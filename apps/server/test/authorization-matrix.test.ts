@@ -175,9 +175,6 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/matches/:id/void': adminOnly('/api/admin/matches/{unknownId}/void', 404, {
     body: { reason: 'authorization matrix' },
   }),
-  'GET /api/queue/eta': signedIn('/api/queue/eta'),
-  'GET /api/queue/heatmap': signedIn('/api/queue/heatmap?tz=Europe%2FBerlin'),
-  'GET /api/admin/calibration': adminOnly('/api/admin/calibration'),
   'POST /api/admin/users/:id/cooldowns/lift': adminOnly('/api/admin/users/{player}/cooldowns/lift'),
 
   // ---- reach: WhatsApp, Discord, push, the mobile link ----
@@ -265,6 +262,11 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/arena': adminOnly('/api/admin/arena', 201),
   'PATCH /api/admin/arena/:id': adminOnly('/api/admin/arena/{arena}', 200, { body: { name: 'Arena 2' } }),
   'DELETE /api/admin/arena/:id': adminOnly('/api/admin/arena/{arena}'),
+
+  // ---- insights ----
+  'GET /api/queue/eta': signedIn('/api/queue/eta'),
+  'GET /api/queue/heatmap': signedIn('/api/queue/heatmap?tz=Europe/Berlin'),
+  'GET /api/admin/calibration': adminOnly('/api/admin/calibration'),
 
   // ---- embedded homeserver: the caller's chat token ----
   'GET /.well-known/matrix/client': publicRoute('/.well-known/matrix/client'),
