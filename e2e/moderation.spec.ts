@@ -1,7 +1,8 @@
 /**
  * Community safety in the browser: an admin bans a player from the admin users table's ban/mute
- * dialog; the player's queue widget shows "Banned until <date>: <reason>" in place of Play, live;
- * the admin lifts the ban and the audit log lists both. With SHOTS_DIR set, the dialog and the
+ * dialog; the ban signs the player out at once and the login page tells them "Banned until <date>:
+ * <reason>", live and again when they try to sign in; the admin lifts the ban, the player signs in
+ * and plays again, and the audit log lists both. With SHOTS_DIR set, the dialog and the
  * audit page are photographed in English and German at 390 px and desktop width.
  */
 import { expect, type Page, test } from '@playwright/test';
@@ -12,6 +13,14 @@ import { openAs, type Player, signUpPlayer } from './helpers/social';
 const shots = process.env.SHOTS_DIR;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1400, height: 900 };
+
+/** Signs in on the login page (the form, as the player would). */
+async function logInByForm(page: Page, player: Player) {
+  const form = page.getByRole('form', { name: /Login with e-mail|Mit E-Mail anmelden/ });
+  await form.getByLabel(/E-mail|E-Mail/).fill(player.email);
+  await form.getByLabel(/^(Password|Passwort)$/).fill(player.password);
+  await form.getByRole('button', { name: /^(Login|Anmelden)$/ }).click();
+}
 
 async function openSanctions(page: Page, player: Player) {
   await page.goto('/admin/users');
@@ -24,7 +33,7 @@ async function openSanctions(page: Page, player: Player) {
   return page.getByRole('dialog');
 }
 
-test('an admin bans a player, who sees it at once in place of Play; the lift and both entries are audited', async ({
+test('an admin bans a player, who is signed out at once and told why on the login page; after the lift they play again; both are audited', async ({
   browser,
   request,
 }) => {
@@ -50,13 +59,15 @@ test('an admin bans a player, who sees it at once in place of Play; the lift and
   await expect(active).toContainText('Griefing in three matches');
   await expect(active.getByRole('button', { name: 'Lift' })).toBeVisible();
 
-  // The player sees it live, without a reload.
-  const notice = playerPage.getByTestId('queue-banned');
+  // The ban ends the player's session at once, without a reload: the login page says why.
+  const notice = playerPage.getByTestId('login-banned');
   await expect(notice).toContainText(/^Banned until .+: Griefing in three matches$/);
-  await expect(widget.getByRole('button', { name: 'Play' })).toHaveCount(0);
-  // And after a reload (GET /api/moderation/me).
+  await expect(playerPage).toHaveURL(/\/login$/);
+  // After a reload, signing in again is refused with the same notice.
   await playerPage.reload();
-  await expect(notice).toContainText('Griefing in three matches');
+  await expect(notice).toHaveCount(0);
+  await logInByForm(playerPage, player);
+  await expect(notice).toContainText(/^Banned until .+: Griefing in three matches$/);
 
   if (shots) {
     for (const [locale, viewport, tag] of [
@@ -71,8 +82,9 @@ test('an admin bans a player, who sees it at once in place of Play; the lift and
       await p.screenshot({ path: `${shots}/moderation-dialog-${locale}-${tag}.png` });
       await context.close();
       const { context: c2, page: pp } = await openAs(browser, player, { locale, viewport });
-      await pp.goto('/home');
-      await expect(pp.getByTestId('queue-banned')).toBeVisible();
+      await pp.goto('/login');
+      await logInByForm(pp, player);
+      await expect(pp.getByTestId('login-banned')).toBeVisible();
       await pp.screenshot({ path: `${shots}/moderation-banned-${locale}-${tag}.png` });
       await c2.close();
     }
@@ -82,8 +94,10 @@ test('an admin bans a player, who sees it at once in place of Play; the lift and
   await dialog.getByLabel('Reason for lifting').fill('Appeal accepted');
   await dialog.getByRole('button', { name: 'Lift now' }).click();
   await expect(dialog.getByText(/lifted .+ Appeal accepted/)).toBeVisible();
-  await expect(playerPage.getByTestId('queue-banned')).toHaveCount(0);
+  await logInByForm(playerPage, player);
+  await expect(playerPage).toHaveURL(/\/home$/);
   await expect(widget.getByRole('button', { name: 'Play' })).toBeVisible();
+  await expect(playerPage.getByTestId('queue-banned')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   // A mute: the player still reads the chat and is told there until when they are muted.

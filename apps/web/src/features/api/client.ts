@@ -10,7 +10,7 @@
  */
 import { setErrorMessage, setLoading } from '../app-state/store';
 import { storedLocale } from '../locale/storage';
-import { logout, useSession } from '../session/store';
+import { endRevokedSession, useSession } from '../session/store';
 
 export const API_BASE = '/api';
 
@@ -81,10 +81,11 @@ export function errorKeyOf(body: unknown): string {
   return 'ERROR';
 }
 
-function fail(error: ApiError, silent: boolean | undefined): never {
+/** A 401 ends the session the call was sent with (endRevokedSession). */
+function fail(error: ApiError, silent: boolean | undefined, sentToken: string | null): never {
   setLoading(false);
   if (error.status === 401) {
-    logout();
+    endRevokedSession(sentToken);
   } else if (!silent) {
     setErrorMessage(error.key);
   }
@@ -114,12 +115,12 @@ export async function request<T>(method: string, path: string, options: RequestO
   } catch (cause) {
     // The caller aborted on purpose: not a server problem, nothing to show.
     if (options.signal?.aborted) throw cause;
-    return fail(new ApiError(0, 'SERVER_TIMEOUT_CONNECTION_ERROR', null), options.silent);
+    return fail(new ApiError(0, 'SERVER_TIMEOUT_CONNECTION_ERROR', null), options.silent, token);
   }
   const body = await readBody(response).catch(() => null);
   const expected = options.expect ?? 200;
   const ok = Array.isArray(expected) ? expected.includes(response.status) : response.status === expected;
-  if (!ok) return fail(new ApiError(response.status, errorKeyOf(body), body), options.silent);
+  if (!ok) return fail(new ApiError(response.status, errorKeyOf(body), body), options.silent, token);
   return body as T;
 }
 

@@ -29,7 +29,7 @@ export function ChatRuntime({ onChatRoute }: { onChatRoute: boolean }) {
   useEffect(() => {
     const creds = credentials(matrix);
     if (!creds) return;
-    // A refused token has logged out already; a network failure is retried, backing off.
+    // A refused token has asked for fresh credentials already; a network failure is retried, backing off.
     let stopped = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
     const attempt = (delay: number) =>

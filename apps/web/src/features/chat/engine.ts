@@ -4,6 +4,7 @@
  * part of the landing route's initial JavaScript.
  */
 import {
+  type ChatSessionResponse,
   DEFAULT_SOUND,
   directRoomAliasLocalpart,
   GLOBAL_ROOM_ALIAS_LOCALPART,
@@ -14,6 +15,7 @@ import {
   ClientEvent,
   createClient,
   EventType,
+  HttpApiEvent,
   type MatrixClient,
   type MatrixEvent,
   NotificationCountType,
@@ -24,7 +26,8 @@ import {
   SyncState,
 } from 'matrix-js-sdk';
 import { playSound } from '../accounts/sounds';
-import { logout, useSession } from '../session/store';
+import { api } from '../api/client';
+import { saveSession, useSession } from '../session/store';
 import {
   CHAT,
   isDirectRoomCreator,
@@ -61,9 +64,34 @@ export function rejectsCredentials(err: unknown): boolean {
   return status === 401 || status === 403;
 }
 
+let renewing: Promise<void> | null = null;
+
+/**
+ * The chat token was refused: it is revoked with every session of the account (a password
+ * change, also this tab's own; docs/contract.md §4). Asks the product for fresh credentials: a tab
+ * whose session still holds gets them (the runtime restarts on the new token); a revoked session
+ * answers 401, which signs the tab out (api client).
+ */
+export function renewChatCredentials(): Promise<void> {
+  if (renewing) return renewing;
+  const { token } = useSession.getState();
+  if (!token) return Promise.resolve();
+  renewing = api
+    .get<ChatSessionResponse>('/chat/session', { silent: true })
+    .then(({ matrix }) => {
+      if (useSession.getState().token === token) saveSession({ token, matrix });
+    })
+    .catch(() => undefined)
+    .finally(() => {
+      renewing = null;
+    });
+  return renewing;
+}
+
 /**
  * Sign-in with the stored token (docs/contract.md §4): checks the token with the server, then marks the client
- * logged in and starts syncing. A chat login failure (the server refusing the token) logs out.
+ * logged in and starts syncing. A refused chat token (at start or later while syncing) asks for
+ * fresh credentials (renewChatCredentials).
  */
 export function startChat(creds: MatrixSession): Promise<MatrixClient | null> {
   if (client && client.getAccessToken() === creds.accessToken) return Promise.resolve(client);
@@ -81,7 +109,7 @@ export function startChat(creds: MatrixSession): Promise<MatrixClient | null> {
       await c.whoami();
     } catch (err) {
       console.error('[chat] login failed', err);
-      if (rejectsCredentials(err)) logout();
+      if (rejectsCredentials(err)) void renewChatCredentials();
       throw err;
     }
     client = c;
@@ -104,6 +132,9 @@ export function stopChat(): void {
 
 function wire(c: MatrixClient): void {
   const me = c.getUserId() ?? '';
+  c.on(HttpApiEvent.SessionLoggedOut, () => {
+    if (client === c) void renewChatCredentials();
+  });
   c.on(ClientEvent.Sync, (state) => {
     if (state === SyncState.Prepared || state === SyncState.Syncing) {
       if (!useChat.getState().matrixSynched) useChat.setState({ matrixSynched: true });

@@ -11,8 +11,8 @@ import { QueueWidget } from '../queue/QueueWidget';
 import { dispatchQueue } from '../queue/state';
 import { logout, useSession } from '../session/store';
 import { durationMinutes, formatDateTime, running } from './rules';
-import { MutedNotice } from './SanctionNotice';
-import { useModeration } from './store';
+import { MutedNotice, SignInBanNotice } from './SanctionNotice';
+import { rememberSignInBan, useModeration } from './store';
 
 const NOW = Date.UTC(2026, 10, 21, 12);
 
@@ -54,6 +54,18 @@ describe('sanction notices', () => {
     act(() => vi.advanceTimersByTime(60 * 60_000 + 1000));
     expect(screen.queryByTestId('queue-banned')).toBeNull();
     expect(within(widget).getByRole('button', { name: 'Play' })).toBeTruthy();
+  });
+
+  it('the login page tells a player signed out by a ban why and until when, until its end', () => {
+    const endsAt = NOW + 2 * 60 * 60_000;
+    rememberSignInBan({ reason: 'Griefing', endsAt });
+    render(<SignInBanNotice />);
+    expect(screen.getByTestId('login-banned').textContent).toBe(
+      `Banned until ${formatDateTime(endsAt, 'en')}: Griefing`,
+    );
+    act(() => vi.advanceTimersByTime(2 * 60 * 60_000 + 1000));
+    expect(screen.queryByTestId('login-banned')).toBeNull();
+    rememberSignInBan(null);
   });
 
   it('a permanent ban says so; a mute alone leaves Play in place', () => {

@@ -2,12 +2,14 @@
  * What a sanctioned player sees: the ban in place of the queue widget's Play button ("Banned
  * until <date>: <reason>", or permanently), the mute above the chat composer.
  */
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ActiveSanction } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from './rules';
-import { useRunningSanctions } from './store';
+import { useNow } from '../../ui/useNow';
+import { formatDateTime, running } from './rules';
+import { useRunningSanctions, useSignInBan } from './store';
 
 /** "until <date>: <reason>" / "permanently: <reason>" for `moderation.<kind>`. */
 export function useSanctionText() {
@@ -31,6 +33,23 @@ export function BannedNotice({ ban }: { ban: ActiveSanction }) {
         {text('banned', ban)}
       </Typography>
     </Box>
+  );
+}
+
+/**
+ * On the login page: the ban that signed this player out or refused their sign-in, while it
+ * runs ("Banned until <date>: <reason>").
+ */
+export function SignInBanNotice() {
+  const text = useSanctionText();
+  const remembered = useSignInBan((s) => s.ban);
+  const now = useNow(1000, remembered?.endsAt != null);
+  const ban = running(remembered, now);
+  if (!ban) return null;
+  return (
+    <Alert severity="error" variant="outlined" role="alert" data-testid="login-banned">
+      {text('banned', ban)}
+    </Alert>
   );
 }
 

@@ -1,4 +1,4 @@
 export { formatDateTime } from './rules';
-export { BannedNotice, MutedNotice, useBan } from './SanctionNotice';
+export { BannedNotice, MutedNotice, SignInBanNotice, useBan } from './SanctionNotice';
 export { SanctionsDialog, type SanctionTarget } from './SanctionsDialog';
-export { loadModeration, useModeration, useRunningSanctions } from './store';
+export { loadModeration, rememberSignInBan, useModeration, useRunningSanctions } from './store';

@@ -19,6 +19,14 @@ interface ModerationView {
 
 export const useModeration = create<ModerationView>(() => ({ userId: null, state: null }));
 
+/**
+ * The ban that ended this tab's session, for the login page: a ban signs the player out
+ * (docs/contract.md §4, Bans) right after PRIVATE_MODERATION_UPDATE told the tab why, and every
+ * sign-in while it runs answers 403 BANNED with it. Kept in memory only; a sign-in clears it.
+ */
+export const useSignInBan = create<{ ban: ActiveSanction | null }>(() => ({ ban: null }));
+export const rememberSignInBan = (ban: ActiveSanction | null) => useSignInBan.setState({ ban });
+
 let loading: { userId: string; promise: Promise<void> } | null = null;
 
 export function loadModeration(userId: string): Promise<void> {
@@ -43,6 +51,7 @@ function useModerationSync(): void {
   }, [userId, authenticated]);
   useSocketEvent('PRIVATE_MODERATION_UPDATE', (state) => {
     if (userId) useModeration.setState({ userId, state });
+    if (state.ban) rememberSignInBan(state.ban);
   });
 }
 

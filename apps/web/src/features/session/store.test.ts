@@ -1,5 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { logout, restoreSession, saveSession, updateSessionUser, useSession } from './store';
+import {
+  endRevokedSession,
+  logout,
+  restoreSession,
+  saveSession,
+  updateSessionUser,
+  useSession,
+} from './store';
 
 describe('session', () => {
   beforeEach(() => {
@@ -46,5 +53,19 @@ describe('session', () => {
     for (const key of ['token', 'expiry', 'user', 'matrix']) expect(localStorage.getItem(key)).toBeNull();
     expect(localStorage.getItem('locale')).toBe('de');
     expect(useSession.getState()).toMatchObject({ token: null, isTokenSet: false, user: null });
+  });
+
+  it('a refused token signs out only if it is still the one held; a fresher sign-in of another tab is taken over', () => {
+    saveSession({ token: 'new' });
+    endRevokedSession('old'); // refused for the token a password change replaced
+    expect(useSession.getState().token).toBe('new');
+    endRevokedSession('new');
+    expect(useSession.getState().isTokenSet).toBe(false);
+    expect(localStorage.getItem('token')).toBeNull();
+
+    saveSession({ token: 'tab-a' });
+    localStorage.setItem('token', 'tab-b'); // another tab of this browser signed in afresh
+    endRevokedSession('tab-a');
+    expect(useSession.getState().token).toBe('tab-b');
   });
 });

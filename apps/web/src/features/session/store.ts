@@ -106,6 +106,18 @@ export function logout(storage: Storage = localStorage): void {
   useSession.setState({ ...loggedOut });
 }
 
+/**
+ * The server refused `sentToken` (401, or `unauthorized` on the socket): the session was revoked
+ * (docs/contract.md §4). Signs out — unless the tab holds a newer token already (its own password
+ * change), or another tab of this browser stored a fresh sign-in, which this tab then takes over.
+ */
+export function endRevokedSession(sentToken: string | null, storage: Storage = localStorage): void {
+  if (useSession.getState().token !== sentToken) return;
+  const stored = storage.getItem(SESSION_STORAGE_KEYS.token);
+  if (stored && stored !== sentToken) restoreSession(storage);
+  else logout(storage);
+}
+
 function writeOrRemove(storage: Storage, key: string, value: string | null | undefined): void {
   if (value === null || value === undefined) storage.removeItem(key);
   else storage.setItem(key, value);

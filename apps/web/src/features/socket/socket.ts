@@ -4,11 +4,15 @@
  * again after every reconnect and after a token refresh; when the token goes away it sends
  * `logout` and disconnects. socket.io-client is loaded on demand, so logged-out visitors never
  * download it.
+ *
+ * A revoked session (password change elsewhere, ban; docs/contract.md §4) hears `unauthorized` and
+ * is disconnected by the server: the tab signs out unless it holds a newer token, and a tab still
+ * signed in connects again by itself.
  */
 import { type ClientToServerEvents, type ServerToClientEvents, SOCKET_PATH } from '@openpug/shared';
 import type { Socket } from 'socket.io-client';
 import { create } from 'zustand';
-import { useSession } from '../session/store';
+import { endRevokedSession, useSession } from '../session/store';
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -70,9 +74,14 @@ export async function whenReady(socket: AppSocket, timeoutMs: number): Promise<b
   return true;
 }
 
+/** The token last sent in `authenticate`: an `unauthorized` answer refuses that one. */
+let sentToken: string | null = null;
+
 function authenticate(socket: AppSocket): void {
   const { token } = useSession.getState();
-  if (token) socket.emit('authenticate', { key: token });
+  if (!token) return;
+  sentToken = token;
+  socket.emit('authenticate', { key: token });
 }
 
 async function connect(): Promise<void> {
@@ -81,8 +90,18 @@ async function connect(): Promise<void> {
   if (!useSession.getState().token || getSocket()) return;
   const socket: AppSocket = io({ path: SOCKET_PATH, transports: ['websocket', 'polling'] });
   socket.on('connect', () => authenticate(socket));
-  socket.on('disconnect', () => useSocketState.setState({ authenticated: false }));
+  socket.on('disconnect', (reason) => {
+    useSocketState.setState({ authenticated: false });
+    // The server ended this connection (a revoked session): a tab still signed in comes back.
+    if (reason === 'io server disconnect' && useSession.getState().token && getSocket() === socket)
+      socket.connect();
+  });
   socket.on('authenticated', () => useSocketState.setState({ authenticated: true }));
+  socket.on('unauthorized', () => {
+    const { token } = useSession.getState();
+    if (token && token !== sentToken) authenticate(socket);
+    else endRevokedSession(sentToken);
+  });
   followDraining(socket);
   useSocketState.setState({ socket, authenticated: false });
 }

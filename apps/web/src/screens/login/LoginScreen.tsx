@@ -2,12 +2,13 @@
  * Login (docs/contract.md §4): Steam through the popup, or e-mail and password. Both store the session and go
  * to /home; a Steam account without a name then gets the name dialog (layout). Refusals show in the
  * form, not in a dialog: a wrong e-mail or password (one answer for both) at the password with the
- * reset link beside it, a blocked account with the reset link that unlocks it.
+ * reset link beside it, a blocked account with the reset link that unlocks it. A banned player
+ * (signed out by the ban, or refused with 403 BANNED) reads why and until when at the top.
  */
 
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
-import { loginBodySchema } from '@openpug/shared';
+import { errorBodySchema, loginBodySchema } from '@openpug/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +26,7 @@ import { PasswordFields } from '../../features/accounts/PasswordFields';
 import { SteamButton } from '../../features/accounts/SteamButton';
 import { requestSession, SIGNUP_PATH } from '../../features/accounts/sessionRules';
 import { ApiError } from '../../features/api/client';
+import { rememberSignInBan, SignInBanNotice } from '../../features/moderation';
 import { useSession } from '../../features/session/store';
 
 interface LoginForm {
@@ -57,11 +59,18 @@ export function LoginScreen() {
         { email: values.email.trim(), password: values.password },
         { silent: true },
       );
+      rememberSignInBan(null);
       navigate('/home');
     } catch (err) {
       // WRONG_CREDENTIALS (an unknown e-mail or a wrong password alike) at the password field;
-      // BLOCKED_USER, rate limits and lost connections above the button.
+      // BANNED with its reason and end at the top; BLOCKED_USER, rate limits and lost
+      // connections above the button.
       const key = err instanceof ApiError ? err.key : 'ERROR';
+      const ban = err instanceof ApiError ? errorBodySchema.safeParse(err.body).data?.errors.ban : undefined;
+      if (key === 'BANNED' && ban) {
+        rememberSignInBan(ban);
+        return;
+      }
       const field = fieldOfServerKey(key, ['email', 'password'] as const);
       if (field)
         form.setError(field, { type: 'server', message: serverFieldMessage(key) }, { shouldFocus: true });
@@ -79,7 +88,13 @@ export function LoginScreen() {
         </AuthFooterLink>
       }
     >
-      <SteamButton onLoggedIn={() => navigate('/home')} />
+      <SignInBanNotice />
+      <SteamButton
+        onLoggedIn={() => {
+          rememberSignInBan(null);
+          navigate('/home');
+        }}
+      />
       <OrDivider />
       <AccountForm
         onSubmit={onSubmit}
