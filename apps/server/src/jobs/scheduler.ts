@@ -18,11 +18,14 @@
  * pick turn must not fire twice); no key is scheduled again a day after its deadline.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNotNull, isNull, lt, lte } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, like, lt, lte, or } from 'drizzle-orm';
 import type { Clock } from '../context';
 import type { Db } from '../db/client';
 import { type JobRow, jobs } from './schema';
 import { After } from './tx';
+
+/** `s` as a literal LIKE pattern (`%`, `_` and `\\` escaped). */
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export type JobHandler = (job: JobRow, tx: Db, after: After) => Promise<void>;
 
@@ -88,6 +91,23 @@ export class Scheduler {
       .set({ firedAt: this.clock.now(), claimedBy: 'cancelled' })
       .where(and(eq(jobs.id, id), isNull(jobs.firedAt)));
     after.add(() => this.disarm(id));
+  }
+
+  /**
+   * Marks every pending job keyed `key` or `key:<…>`, of any kind, as done without running it (a
+   * match that starts over on another game server drops all its deadlines). Returns their ids.
+   */
+  async cancelKeyed(tx: Db, after: After, key: string): Promise<string[]> {
+    const rows = await tx
+      .update(jobs)
+      .set({ firedAt: this.clock.now(), claimedBy: 'cancelled' })
+      .where(and(isNull(jobs.firedAt), or(eq(jobs.key, key), like(jobs.key, `${escapeLike(key)}:%`))))
+      .returning({ id: jobs.id });
+    const ids = rows.map((r) => r.id);
+    after.add(() => {
+      for (const id of ids) this.disarm(id);
+    });
+    return ids;
   }
 
   arm(id: string, dueAt: number): void {

@@ -6,8 +6,17 @@
  * WRONG_MATCH_PHASE). The users list is the users module's GET /api/users (admins get e-mail, role
  * and verified). Each action writes an audit entry (modules/moderation/audit.ts) right after it:
  * these services write on their own transaction, so the entry cannot share it.
+ *
+ * Match tools (match-tools.ts; each with a reason, audited in its own transaction, answering the
+ * match state): POST /api/admin/matches/:id/move, …/swap {out, in}, …/result {winner, score},
+ * …/correct {winner, score, map}, …/void.
  */
 import {
+  adminMatchCorrectSchema,
+  adminMatchMoveSchema,
+  adminMatchResultSchema,
+  adminMatchSwapSchema,
+  adminMatchVoidSchema,
   cooldownLiftResponseSchema,
   cooldownListSchema,
   directoryUserSchema,
@@ -27,6 +36,7 @@ import { currentUserId, requireAdmin } from '../auth/guard';
 import { cancelMatchByAdmin, getMatchState } from '../matches/service';
 import { recordAudit } from '../moderation/audit';
 import { activeCooldown, cooldownHistory, liftCooldowns } from '../queue/cooldowns';
+import { correctMatch, forceMatchResult, moveMatch, swapMatchPlayer, voidMatch } from './match-tools';
 
 /** The answers every admin route about a player may give besides its own. */
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -117,6 +127,74 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
         });
         return state;
       },
+    );
+
+    // ---- match tools (match-tools.ts) ----
+    const matchToolResponses = {
+      200: matchStateSchema,
+      400: errorBodySchema,
+      401: errorBodySchema,
+      403: errorBodySchema,
+      404: errorBodySchema,
+      409: errorBodySchema,
+      422: errorBodySchema,
+    };
+    const matchTool = <B extends z.ZodType<{ reason: string }>>(
+      path: string,
+      summary: string,
+      body: B,
+      run: (matchId: string, adminId: string, body: z.infer<B>) => Promise<unknown>,
+    ) =>
+      app.post(
+        `/api/admin/matches/:id/${path}`,
+        {
+          onRequest: requireAdmin,
+          schema: {
+            tags: ['admin'],
+            summary,
+            security: [{ bearer: [] }],
+            params: z.object({ id: idSchema }),
+            body,
+            response: matchToolResponses,
+          },
+        },
+        async (request) => {
+          const { id } = request.params;
+          const adminId = currentUserId(request);
+          await run(id, adminId, request.body as z.infer<B>);
+          request.log.info({ matchId: id, adminId, tool: path }, 'admin match tool');
+          return getMatchState(ctx, id, adminId);
+        },
+      );
+    matchTool(
+      'move',
+      'Admin: restart an active match on another game server',
+      adminMatchMoveSchema,
+      (id, adminId, b) => moveMatch(ctx, id, adminId, b.reason),
+    );
+    matchTool(
+      'swap',
+      "Admin: one player takes another's place in a match that is not over",
+      adminMatchSwapSchema,
+      (id, adminId, b) => swapMatchPlayer(ctx, id, b.out, b.in, adminId, b.reason),
+    );
+    matchTool(
+      'result',
+      'Admin: set the result of an active match whose server died (Elo as a normal finish)',
+      adminMatchResultSchema,
+      (id, adminId, b) => forceMatchResult(ctx, id, adminId, b),
+    );
+    matchTool(
+      'correct',
+      "Admin: correct a finished match's winner, score and map (every affected Elo recomputed)",
+      adminMatchCorrectSchema,
+      (id, adminId, b) => correctMatch(ctx, id, adminId, b),
+    );
+    matchTool(
+      'void',
+      'Admin: void a finished match (ADMIN_VOIDED; its Elo reverted)',
+      adminMatchVoidSchema,
+      (id, adminId, b) => voidMatch(ctx, id, adminId, b.reason),
     );
 
     app.get(

@@ -177,9 +177,10 @@ export class MatchzyProvider implements GameServerProvider {
   }
 
   async allocate(req: AllocateRequest, tx: Db, after: After): Promise<AllocatedServer> {
-    const server = await this.book(tx, req.matchId);
+    const server = await this.book(tx, req.matchId, req.exclude ?? undefined);
     if (!server) throw new GameServerUnavailableError('every CS2 server is busy');
-    await jobsOf(this.ctx).schedule(tx, after, MATCHZY_LOAD_JOB, `${req.matchId}:1`, this.ctx.clock.now());
+    // reschedule: a match moved by an admin loads again from the first attempt.
+    await jobsOf(this.ctx).reschedule(tx, after, MATCHZY_LOAD_JOB, `${req.matchId}:1`, this.ctx.clock.now());
     return { connect: server.connect, gotv: server.gotv };
   }
 
@@ -397,23 +398,37 @@ export class MatchzyProvider implements GameServerProvider {
   async releaseNow(matchId: string): Promise<void> {
     const lease = await leaseOfMatch(this.ctx.db, matchId);
     if (!lease || lease.releasedAt !== null) return;
-    const server = this.servers.get(lease.server);
-    if (server) {
-      try {
-        await withRcon(this.rcon(server), async (rcon) => {
-          const s = await status(rcon);
-          const running =
-            Number(s.matchid) === lease.gameMatchId && !['none', 'post_game'].includes(s.gamestate);
-          if (running) await rcon.command('get5_endmatch');
-        });
-      } catch (err) {
-        // Freed anyway: the next load on this server ends whatever is left there.
-        logOf(this.ctx).error(
-          { err, server: server.id, matchId },
-          'could not end the match on the CS2 server',
-        );
-      }
-    }
+    await this.endOnServer(lease.server, lease.gameMatchId, matchId);
     await releaseLease(this.ctx.db, lease.gameMatchId, this.ctx.clock.now());
+  }
+
+  /** `get5_endmatch` when MatchZy still runs match `gameMatchId` (not its post-game); never throws. */
+  private async endOnServer(serverId: string, gameMatchId: number, matchId: string): Promise<void> {
+    const server = this.servers.get(serverId);
+    if (!server) return;
+    try {
+      await withRcon(this.rcon(server), async (rcon) => {
+        const s = await status(rcon);
+        const running = Number(s.matchid) === gameMatchId && !['none', 'post_game'].includes(s.gamestate);
+        if (running) await rcon.command('get5_endmatch');
+      });
+    } catch (err) {
+      // Freed anyway: the next load on this server ends whatever is left there.
+      logOf(this.ctx).error({ err, server: server.id, matchId }, 'could not end the match on the CS2 server');
+    }
+  }
+
+  /**
+   * An admin moves the match away: its lease goes in `tx` (a match has one lease row, and the new
+   * booking needs it), and after commit the match is ended on the server it leaves. The webhook
+   * secret changes with the new allocation, so that server cannot post into the match any more.
+   */
+  async vacate(matchId: string, tx: Db, after: After): Promise<string | null> {
+    const lease = await leaseOfMatch(tx, matchId);
+    if (!lease) return null;
+    await deleteLease(tx, lease.gameMatchId);
+    if (lease.releasedAt === null)
+      after.add(() => this.endOnServer(lease.server, lease.gameMatchId, matchId));
+    return lease.server;
   }
 }

@@ -26,6 +26,8 @@ export interface AllocateRequest {
   /** Where the server posts its events, and the bearer secret it must send (also to fetch its config). */
   eventsUrl: string;
   secret: string;
+  /** A server not to take (the one an admin moves the match away from). */
+  exclude?: string | null;
 }
 
 /** The game-server facing URLs of a match (routes.ts serves them). */
@@ -64,4 +66,10 @@ export interface GameServerProvider {
    * live). Throws when the server refused or could not be reached.
    */
   swapPlayer?(matchId: string, out: RosterPlayer, sub: RosterPlayer, team: TeamKey): Promise<void>;
+  /**
+   * An admin moves the match to another server: the match leaves the one it has, in `tx` (its
+   * booking ends), and is ended there after commit. Returns that server's id, which the next
+   * allocation leaves out (null when the provider has no pool to choose from).
+   */
+  vacate?(matchId: string, tx: Db, after: After): Promise<string | null>;
 }

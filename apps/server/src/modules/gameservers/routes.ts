@@ -19,7 +19,7 @@ import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { matches } from '../matches/schema';
 import { ALLOCATE_JOB, cancelMatchTx, loadMatch, setServer } from '../matches/service';
-import type { MatchRow, PlayerRow } from '../matches/state';
+import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
 import { CONNECT_POLL_JOB, connectPoll } from './connect-watch';
 import { ingestEvent } from './ingest';
 import { leaseOfMatch } from './leases';
@@ -71,7 +71,7 @@ export async function allocateServer(
   const provider = providerOf(ctx);
   const roster = (team: TeamKey) =>
     players
-      .filter((p) => p.team === team)
+      .filter((p) => p.team === team && isRostered(p))
       .sort((a, b) => (a.pickNo ?? 0) - (b.pickNo ?? 0))
       .map((p) => ({ userId: p.userId, steamId: p.steamId, name: p.name }));
   const secret = randomBytes(24).toString('base64url');
