@@ -15,6 +15,8 @@ const benches = [
   ['queue', ['node', '--import', 'tsx', 'bench/queue-bench.ts']],
   ['leaderboard', ['node', '--import', 'tsx', 'bench/leaderboard-bench.ts']],
   ['matrix-latency', ['node', '--import', 'tsx', 'bench/matrix-latency.ts']],
+  ['queue-eta', ['node', '--import', 'tsx', 'bench/queue-eta-bench.ts']],
+  ['draft-fairness', ['node', '--import', 'tsx', 'bench/draft-fairness-bench.ts']],
 ];
 let failed = 0;
 for (const [name, [cmd, ...args]] of benches) {

@@ -5,6 +5,7 @@ export * from './chat';
 export * from './competition';
 export * from './constants';
 export * from './errors';
+export * from './insights';
 export * from './list';
 export * from './match';
 export * from './moderation';

@@ -12,6 +12,7 @@ export * from '../modules/discord/schema';
 export * from '../modules/drops/schema';
 export * from '../modules/friends/schema';
 export * from '../modules/gameservers/schema';
+export * from '../modules/insights/schema';
 export * from '../modules/mail/schema';
 export * from '../modules/matches/schema';
 export * from '../modules/mobile/schema';

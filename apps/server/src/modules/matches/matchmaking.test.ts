@@ -24,6 +24,7 @@ import { setProvider } from '../gameservers/routes';
 import { SIM_JOB, SimulatorProvider } from '../gameservers/simulator';
 import { acceptPhases, queueEntries } from '../queue/schema';
 import { ACCEPT_JOB } from '../queue/service';
+import { fairestPick } from './fairness';
 import { maps, matches, matchPlayers, matchRounds } from './schema';
 import { ALLOCATE_JOB, BAN_JOB, LIVE_JOB, PICK_JOB, STALE_JOB } from './service';
 
@@ -339,12 +340,16 @@ describe('match room', () => {
     expect(await pick(capTwo, first._id)).toEqual({ ok: false, msg: 'INVALID_PICK' });
   });
 
-  it('a pick timeout gives the highest-rated remaining player to the captain on turn; the last pick is automatic', async () => {
+  it('a pick timeout gives the player who keeps the teams fairest to the captain on turn; the last pick is automatic', async () => {
     const before = await state(spectator, matchId);
-    const best = before.pool[0];
+    const best = fairestPick(
+      before.teamTwo.players.map((p) => p.elo),
+      before.teamOne.players.map((p) => p.elo),
+      before.pool,
+    );
     await advance(30_000);
     const after = await state(spectator, matchId);
-    expect(after.teamTwo.players.map((p) => p._id)).toContain(best._id);
+    expect(after.teamTwo.players.map((p) => p._id)).toContain(best?._id);
     expect(last(spectator, 'MATCH_PICK_PLAYER')).toMatchObject({ team: 'teamTwo', auto: true });
     // The remaining picks by timeout, in the pick order ABBAABBA.
     for (let i = 0; i < 5; i++) await advance(30_000);

@@ -47,7 +47,10 @@ export function pickTurn(order: string, index: number): TeamKey | null {
   return c === 'A' ? 'teamOne' : 'teamTwo';
 }
 
-/** Auto-pick on timeout: the highest-rated player left (ties: the earliest in the list). */
+/**
+ * The auto-pick before the fair one (fairness.ts): the highest-rated player left (ties: the earliest
+ * in the list). Kept as the baseline bench/draft-fairness-bench.ts measures the fair rule against.
+ */
 export function autoPick<T extends Rated>(pool: readonly T[]): T | null {
   let best: T | null = null;
   for (const p of pool) if (!best || p.elo > best.elo) best = p;

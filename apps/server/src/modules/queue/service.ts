@@ -14,7 +14,8 @@
  * naming the decliner) and a new phase starts if ten are free. Every change broadcasts
  * PUBLIC_QUEUE_UPDATE {count}. Every way of missing a phase (declining, letting it run out,
  * leaving the queue during it) records a miss and its escalating cooldown (cooldowns.ts); joining
- * during a cooldown is refused with QUEUE_COOLDOWN.
+ * during a cooldown is refused with QUEUE_COOLDOWN. Every count change and every match start is
+ * written to the per-minute history (insights/history.ts) in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
@@ -25,6 +26,7 @@ import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
+import { recordMatchStart, recordQueueCount } from '../insights/history';
 import { createMatch, findLiveMatchId } from '../matches/service';
 import { refuseBanned } from '../moderation/sanctions';
 import { activeCooldown, recordOffence } from './cooldowns';
@@ -59,7 +61,7 @@ export const COUNT_BROADCAST_MS = 50;
  * PUBLIC_QUEUE_UPDATE {count} to everyone after a change. Changes within COUNT_BROADCAST_MS share
  * one broadcast of the count read at sending time, so a burst of joins costs one fan-out.
  */
-function broadcastCount(ctx: AppContext, tx: Db, after: After) {
+async function broadcastCount(ctx: AppContext, tx: Db, after: After): Promise<number> {
   after.add(() => {
     if (countTimers.has(ctx)) return;
     const timer = setTimeout(() => {
@@ -71,7 +73,9 @@ function broadcastCount(ctx: AppContext, tx: Db, after: After) {
     timer.unref?.();
     countTimers.set(ctx, timer);
   });
-  return queueCount(tx);
+  const count = await queueCount(tx);
+  await recordQueueCount(ctx, tx, count);
+  return count;
 }
 
 async function phasePlayers(tx: Db, playerIds: string[], phaseId: string): Promise<QueuePlayer[]> {
@@ -256,6 +260,7 @@ export async function readyQueue(
           for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
         });
         const matchId = await createMatch(ctx, tx, after, ids);
+        await recordMatchStart(ctx, tx);
         await tx.update(acceptPhases).set({ status: 'matched', matchId }).where(eq(acceptPhases.id, phaseId));
         after.add(() => {
           for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
