@@ -57,9 +57,13 @@ export default defineConfig({
       // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
       // ADMIN_EMAILS: the competition journey's admin account.
       // ARENA_POLL_MS: the arena journey's fake CS2 server is asked every second.
+      // MATCH_CONNECT_*: the simulated players are on the server at once and seen within half a
+      // second; a player the substitute journey keeps off is a no-show after five seconds.
       env: {
         E2E_PORT: String(port),
         SIM_ROUND_MS: '300',
+        MATCH_CONNECT_TIMEOUT_MS: '5000',
+        MATCH_CONNECT_POLL_MS: '500',
         ADMIN_EMAILS: 'competition-admin@example.test',
         ARENA_POLL_MS: '1000',
       },

@@ -4,82 +4,44 @@
  * once and correctly after the restart, no match or result is lost, and reconnecting clients get
  * the current state with get-state.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { MatchState, QueueState } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/client';
 import { jobs, matches, matchPlayers, matchRounds, queueEntries, users } from '../src/db/schema';
-import { createTokens } from '../src/modules/auth/tokens';
 import { SIM_JOB } from '../src/modules/gameservers/simulator';
 import { ALLOCATE_JOB, BAN_JOB, PICK_JOB } from '../src/modules/matches/service';
 import { ACCEPT_JOB } from '../src/modules/queue/service';
 import { connectSocket, usingPostgres } from './helpers';
+import { spawnedServer } from './spawned';
 
 const MATCH_JOB_KINDS = [ACCEPT_JOB, PICK_JOB, BAN_JOB, ALLOCATE_JOB, SIM_JOB];
 
-const serverDir = path.resolve(import.meta.dirname, '..');
-const JWT_SECRET = 'restart-test-secret-that-is-long-enough-for-hs256';
 const TIMEOUT = 4_000;
 
 describe.skipIf(usingPostgres())('restart robustness', () => {
   it('survives SIGKILL in the accept phase, a pick turn, the map veto and a live match', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'openpug-restart-'));
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const base = `http://127.0.0.1:${port}`;
-
     // Thirteen players with distinct Elo, seeded into the data directory before the first start.
-    const seed = openPglite(path.join(dataDir, 'db'), new Blob([readFileSync(inject('pgliteTemplate'))]));
-    const tokens = createTokens(JWT_SECRET);
-    const people = Array.from({ length: 13 }, (_, i) => ({
-      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-      name: `p${i}`,
-      email: `p${i}@example.test`,
-      elo: 300 - i * 7,
-      teamSpeakId: `ts-${i}`,
-      verified: true,
-    }));
-    await seed.db.insert(users).values(people);
-    await seed.close();
-    const token = new Map<string, string>();
-    for (const p of people) token.set(p.id, (await tokens.sign(p.id)).token);
+    const server = await spawnedServer(13, {
+      ACCEPT_TIMEOUT_MS: String(TIMEOUT + 2_000),
+      PICK_TIMEOUT_MS: String(TIMEOUT),
+      BAN_TIMEOUT_MS: String(TIMEOUT),
+      SIM_ROUND_MS: '150',
+    });
+    const { base, dataDir } = server;
+    const people = server.players;
+    const token = new Map(people.map((p) => [p.id, p.token]));
 
-    let child: ChildProcess | null = null;
+    let running = false;
     let socks = new Map<string, Socket>();
     const t0 = Date.now();
     const log = (m: string) => process.env.RESTART_DEBUG && console.error(`[${Date.now() - t0}ms] ${m}`);
     const start = async () => {
       log('start');
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: serverDir,
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'warn',
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          DATA_DIR: dataDir,
-          JWT_SECRET,
-          ACCEPT_TIMEOUT_MS: String(TIMEOUT + 2_000),
-          PICK_TIMEOUT_MS: String(TIMEOUT),
-          BAN_TIMEOUT_MS: String(TIMEOUT),
-          SIM_ROUND_MS: '150',
-          JOBS_POLL_MS: '200',
-        },
-        stdio: ['ignore', 'ignore', process.env.RESTART_DEBUG ? 'inherit' : 'ignore'],
-      });
-      const until = Date.now() + 30_000;
-      for (;;) {
-        try {
-          if ((await fetch(`${base}/api/health`)).status === 200) break;
-        } catch {}
-        if (Date.now() > until) throw new Error('server did not start');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await server.start();
+      running = true;
       log('healthy');
       socks = new Map();
       for (const p of people) socks.set(p.id, await connectSocket(base, token.get(p.id)));
@@ -87,12 +49,8 @@ describe.skipIf(usingPostgres())('restart robustness', () => {
     const kill = async () => {
       log('kill');
       for (const s of socks.values()) s.disconnect();
-      const c = child as ChildProcess;
-      child = null;
-      if (c.exitCode !== null || c.signalCode !== null) return;
-      const gone = new Promise((r) => c.once('exit', r));
-      c.kill('SIGKILL');
-      await gone;
+      running = false;
+      await server.kill();
     };
     const sock = (id: string) => socks.get(id) as Socket;
     const queueMsg = (id: string, event: string) => sock(id).emitWithAck('queue-message', { event });
@@ -198,7 +156,7 @@ describe.skipIf(usingPostgres())('restart robustness', () => {
         .poll(async () => (await getState(matchId, viewer)).status, { timeout: 20_000 })
         .toBe('finished');
     } finally {
-      if (child) await kill();
+      if (running) await kill();
     }
 
     // The stored outcome, read from the data directory after the last stop.
