@@ -26,6 +26,7 @@ const SPEC_ROUTES: [path: string, name: string | undefined, requiresAuth: boolea
   ['/admin/audit', 'admin-audit', true],
   ['/admin/reports', 'admin-reports', true],
   ['/admin/arena', 'admin-arena', true],
+  ['/admin/calibration', 'admin-calibration', true],
   ['/reports', 'my-reports', true],
   ['/season1', 'season1', false],
   ['/settings', 'settings', true],

@@ -25,6 +25,7 @@ export const SCREEN_MODULES: Record<ScreenName, () => Promise<ScreenModule>> = {
   'admin-audit': () => import('../screens/admin-audit'),
   'admin-reports': () => import('../screens/admin-reports'),
   'admin-arena': () => import('../screens/admin-arena'),
+  'admin-calibration': () => import('../screens/admin-calibration'),
   chat: () => import('../screens/chat'),
   forgotPassword: () => import('../screens/forgotPassword'),
   home: () => import('../screens/home'),

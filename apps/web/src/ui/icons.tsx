@@ -212,6 +212,18 @@ export function UsersIcon(props: IconProps) {
   );
 }
 
+/** The admins' calibration page: points along a diagonal in a frame (a reliability plot). */
+export function CalibrationIcon(props: IconProps) {
+  return (
+    <LineIcon {...props}>
+      <path d="M4 4v16h16M7 17L19 5" />
+      <circle cx="9" cy="13.5" r="1.3" />
+      <circle cx="13" cy="11" r="1.3" />
+      <circle cx="16.5" cy="7" r="1.3" />
+    </LineIcon>
+  );
+}
+
 /** The admins' audit log: a page with lines and a magnifier (who did what, searchable). */
 export function AuditIcon(props: IconProps) {
   return (

@@ -4,6 +4,7 @@ import type { SessionUser } from '../../features/session/store';
 import {
   ArenaIcon,
   AuditIcon,
+  CalibrationIcon,
   DropsIcon,
   type IconProps,
   LeaderboardIcon,
@@ -72,6 +73,7 @@ export function navSectionsFor(loggedIn: boolean, user: SessionUser | null): Nav
         { to: '/admin/audit', label: 'moderation.nav', icon: AuditIcon },
         { to: '/admin/reports', label: 'reports.nav.admin', icon: ReportIcon },
         { to: '/admin/arena', label: 'arena.nav', icon: ArenaIcon },
+        { to: '/admin/calibration', label: 'insights.calibration.nav', icon: CalibrationIcon },
       ],
     });
   return sections;

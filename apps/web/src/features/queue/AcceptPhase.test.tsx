@@ -7,6 +7,10 @@ import { QueueWidget } from './QueueWidget';
 
 // The arena list the widget shows while queued: no server here to ask.
 vi.mock('../arena/api', () => ({ useArenaServers: () => ({ data: { servers: [] } }) }));
+// The fill estimate while searching: a young server has too little history.
+vi.mock('../insights/api', () => ({
+  useQueueEta: () => ({ data: { status: 'notEnoughData', days: 0, count: 1 } }),
+}));
 
 import { dispatchQueue } from './state';
 

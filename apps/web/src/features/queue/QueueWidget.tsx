@@ -2,7 +2,8 @@
  * The queue widget (docs/contract.md §4 "Queue and match"): Play / Leave with the public count and the time
  * in queue, the accept dialog (not dismissable, n/10 ready, countdown, looping sound), the kick
  * and timeout dialogs, the Steam dialog when joining needs a Steam account (MatchZy servers),
- * navigation to the match room on start. Also hosts the admins' help toasts.
+ * navigation to the match room on start; while queued, how fast the queue usually fills at this hour
+ * (features/insights). Also hosts the admins' help toasts.
  */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,6 +17,7 @@ import { formatMmSs } from '../../ui/countdown';
 import { useNow } from '../../ui/useNow';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
 import { ArenaQueueButton } from '../arena';
+import { QueueEta } from '../insights';
 import { BannedNotice, useBan } from '../moderation/SanctionNotice';
 import { NotificationOptIn } from '../reach/acceptAlerts';
 import { useSession } from '../session/store';
@@ -148,6 +150,7 @@ export function QueueWidget() {
               {t('queue.play')}
             </Button>
           )}
+          {inQueue && !accepting && <QueueEta count={count} />}
           {inQueue && !accepting && <NotificationOptIn sx={{ flexBasis: '100%' }} />}
           {inQueue && !accepting && <ArenaQueueButton />}
           {!linked && (

@@ -1,6 +1,7 @@
 /**
  * Home (docs/contract.md §2): the welcome, and a notice to verify the account through the e-mail link while
- * it is unverified. A player without a voice identity is pointed to the link dialog.
+ * it is unverified. A player without a voice identity is pointed to the link dialog. The arena
+ * servers, and when matches started over the last 4 weeks (the best time to play).
  */
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -11,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { openVoiceLinkDialog } from '../../features/accounts/voiceLinkState';
 import { ArenaList } from '../../features/arena';
+import { StartsHeatmap } from '../../features/insights';
 import { useSession } from '../../features/session/store';
 import { ScreenPage } from '../../ui/ScreenPage';
 
@@ -44,6 +46,7 @@ export function HomeScreen() {
           </Paper>
         )}
         <ArenaList />
+        <StartsHeatmap />
         <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button component={RouterLink} to="/profile" variant="outlined">
             {t('screens.profile.title')}

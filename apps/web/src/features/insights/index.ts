@@ -1,0 +1,3 @@
+export { QueueEta } from './QueueEta';
+export { StartsHeatmap } from './StartsHeatmap';
+export { WinProbability } from './WinProbability';

@@ -1,0 +1,1 @@
+export { AdminCalibrationScreen as default } from './AdminCalibrationScreen';
