@@ -4,8 +4,8 @@
  * (testing/fake-matchzy.ts): the events are built by the fake the way MatchZy builds them
  * (round_end Utility.cs:1040-1078, map_result Utility.cs:840-886, series_end
  * MatchManagement.cs:578-607) and delivered out of order and repeatedly, as MatchZy's
- * independent tasks can. Regulation, overtime, draw, surrender, a player who never connects, a
- * server restarted mid-match; and no database transaction waits for a silent CS2 server.
+ * independent tasks can. Regulation, overtime, draw, surrender, a player who never connects, one
+ * who drops mid-match (a leaver), a server restarted mid-match; and no database transaction waits for a silent CS2 server.
  */
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
@@ -16,6 +16,7 @@ import { jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { matches, matchPlayers, matchRounds } from '../matches/schema';
 import { ALLOCATE_JOB, BAN_JOB, PICK_JOB, STALE_JOB } from '../matches/service';
+import { queueState } from '../queue/service';
 import { SERIES_END_TAIL_MS } from './ingest';
 import { leaseOfMatch } from './leases';
 import { MATCHZY_LOAD_JOB, MatchzyProvider, parseGet5Status } from './matchzy-provider';
@@ -294,6 +295,39 @@ describe('MatchZy as its source says it behaves', () => {
     expect(last.team2.players).toHaveLength(4);
     await deliverEnd();
     await expectResult(m, [13, 11], 'teamOne', [absent]);
+  });
+
+  it('a player who drops mid-match is missing from round_end; gone past the grace, a leaver: cooldown and the loss', async () => {
+    const m = await loadedMatch();
+    await goLive();
+    const leaver = m.players.find((p) => p.team === 'teamOne') as Loaded['players'][number];
+    play(seq(2, 1, (i) => i % 2 === 0));
+    await fake.deliver();
+    fake.disconnect(leaver.steamId); // MatchZy lists connected players only (Utility.cs:1612-1615)
+    play(seq(1, 1, (i) => i % 2 === 0));
+    await fake.deliver();
+    const absent = (await playerRows(m.matchId)).find((r) => r.userId === leaver.id);
+    expect([absent?.roundsPresent, absent?.leftAt]).toEqual([3, null]);
+    clock.advance(300_000); // LEAVER_GRACE_MS
+    await jobsOf(t.app.ctx).runDue();
+    expect((await playerRows(m.matchId)).find((r) => r.userId === leaver.id)?.leftAt).not.toBeNull();
+    expect((await queueState(t.app.ctx, leaver.id)).cooldown).toMatchObject({ kind: 'leave', offence: 1 });
+    // Team one wins 13-3 without them: everyone else is rated, the leaver loses.
+    play(seq(10, 1, (i) => i !== 4));
+    fake.endMap();
+    await fake.deliver();
+    const row = await matchRow(m.matchId);
+    expect([row.status, row.winner, row.scoreOne, row.scoreTwo]).toEqual(['finished', 'teamOne', 13, 3]);
+    const rows = await playerRows(m.matchId);
+    for (const p of m.players) {
+      const r = rows.find((x) => x.userId === p.id);
+      const delta = p.id === leaver.id || p.team === 'teamTwo' ? -10 : 12;
+      expect([r?.roundsPresent, r?.eloAfter, await eloOf(p.id)]).toEqual([
+        p.id === leaver.id ? 3 : 16,
+        p.elo + delta,
+        p.elo + delta,
+      ]);
+    }
   });
 
   it('a server restarted mid-match: nothing more comes, the match is cancelled without Elo, never scored', async () => {
