@@ -3,6 +3,7 @@
  * interface language, the admin section of the navigation and clearer error and empty pages.
  */
 import { expect, type Page, test } from '@playwright/test';
+import { openAs, signUpPlayer } from './helpers/social';
 
 /** The computed outline of the focused element. */
 const focusedOutline = (page: Page) =>
@@ -54,4 +55,21 @@ test('an unknown match says it does not exist and links to the start page', asyn
   await expect(notFound).toContainText("This match doesn't exist");
   await notFound.getByRole('link', { name: 'Go to the start page' }).click();
   await expect(page).toHaveURL(/\/$/);
+});
+
+test('a new player is unranked until the placement matches, and the leaderboard lists ranked players only', async ({
+  browser,
+  request,
+}) => {
+  const player = await signUpPlayer(request, 'plc');
+  const { context, page } = await openAs(browser, player);
+  await page.goto('/leaderboard');
+  await expect(page.getByTestId('placement-note')).toHaveText('Players are ranked after 5 finished matches.');
+  await expect(page.getByTestId('leaderboard-unranked')).toContainText('finish 5 matches');
+  await page.getByLabel('Search by name').fill(player.name);
+  await expect(page.getByText('No players found')).toBeVisible();
+  await expect(page.getByTestId('own-rank').first()).toHaveText('Unranked · 200 ELO');
+  await page.goto(`/user/${player.id}/stats`);
+  await expect(page.getByText('Unranked', { exact: true }).first()).toBeVisible();
+  await context.close();
 });

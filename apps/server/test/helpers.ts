@@ -69,6 +69,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     SIM_ROUND_MS: '5',
     // Tests write matches and users straight into the database: the leaderboard reads them anew.
     RANKING_REFRESH_MS: '0',
+    // Tests seed players without matches and expect them ranked; placement has its own tests
+    // (modules/ranking/placement.test.ts) with the default of 5.
+    PLACEMENT_MATCHES: '0',
     // No arena polling unless a test asks for it: its job would fire in every clock advance.
     ARENA_POLL_MS: '0',
     // Test clients do not answer `server-draining`: closing the app cuts them at once.

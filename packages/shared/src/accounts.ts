@@ -30,7 +30,8 @@ export const publicUserSchema = z.object({
   /** Filled by the chat module; null until then. */
   matrixId: z.string().nullable().optional(),
   stats: z.object({ elo: z.number().int() }),
-  rank: z.number().int().optional(),
+  /** Leaderboard position; null while unranked (fewer finished matches than the placement). */
+  rank: z.number().int().nullable().optional(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
@@ -54,7 +55,8 @@ export const profileSchema = z.object({
   banner: z.string(),
   unseenDropsCount: z.number().int(),
   discordId: z.string().nullable(),
-  rank: z.number().int(),
+  /** Leaderboard position; null while unranked (fewer finished matches than the placement). */
+  rank: z.number().int().nullable(),
   stats: z.object({ elo: z.number().int() }),
 });
 export type Profile = z.infer<typeof profileSchema>;

@@ -33,6 +33,8 @@ export type RankingRow = z.infer<typeof rankingRowSchema>;
 export const rankingPageSchema = z.object({
   docs: z.array(rankingRowSchema),
   totalDocs: z.number().int().min(0),
+  /** Finished matches a player needs to be ranked (listed); the others are unranked. */
+  placementMatches: z.number().int().min(0),
 });
 export type RankingPage = z.infer<typeof rankingPageSchema>;
 

@@ -45,7 +45,7 @@ import { sameSecret } from '../../lib/secrets';
 import { bearerToken, requireAuth } from '../auth/guard';
 import { unlocksOf } from '../drops/service';
 import type { Email } from '../mail/mailer';
-import { deliverInBackground } from '../notify/deliver';
+import { queueMail } from '../mail/queue';
 import { VoiceIdentityNotConnectedError } from '../voice/types';
 import { accountMail, resetLinkLabel, voiceCodeMessage } from './mails';
 import {
@@ -118,15 +118,15 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     mail: Email,
     log: { error(obj: object, msg: string): void },
   ) => {
-    if (ctx.mailer.kind === 'smtp') {
-      // Through the notifiers' delivery policy: in the background (a slow or unreachable mail
-      // server must not hold or undo the sign-up), retried with back-off, each attempt logged once
-      // without the address or link, failures counted in /metrics (channel email).
-      deliverInBackground(ctx, `email ${kind}`, () => ctx.mailer.send(mail));
-      return;
-    }
     try {
-      await ctx.mailer.send(mail); // the dev outbox: stored at once, readable right away
+      if (ctx.mailer.kind === 'smtp') {
+        // Stored and sent by a job (mail/queue.ts): a slow or unreachable mail server neither holds
+        // nor undoes the sign-up, and a crash does not lose the mail; retried with the notifiers'
+        // back-off, each attempt logged without the address or link, failures in /metrics.
+        await queueMail(ctx, kind, mail);
+      } else {
+        await ctx.mailer.send(mail); // the dev outbox: stored at once, readable right away
+      }
     } catch (err) {
       log.error({ err, kind }, 'storing account e-mail failed');
     }
@@ -370,7 +370,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const row = await currentUser(ctx, request);
-        return toProfile(row, await rankOfUser(ctx.db, row));
+        return toProfile(row, await rankOfUser(ctx, row));
       },
     );
 
@@ -418,7 +418,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!updated) throw notFound('USER_DOES_NOT_EXIST');
         if (emailChanged && updated.email)
           await sendAccountMail('emailChange', updated, updated.email, request.log);
-        return toProfile(updated, await rankOfUser(ctx.db, updated));
+        return toProfile(updated, await rankOfUser(ctx, updated));
       },
     );
 

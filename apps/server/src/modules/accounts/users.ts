@@ -151,7 +151,10 @@ export function placedUserIds(placement: number) {
     WHERE m.status = 'finished' GROUP BY mp.user_id HAVING count(*) >= ${placement})`;
 }
 
-export async function ranksOfUsers(ctx: RankContext, ids: readonly string[]): Promise<Map<string, number | null>> {
+export async function ranksOfUsers(
+  ctx: RankContext,
+  ids: readonly string[],
+): Promise<Map<string, number | null>> {
   if (ids.length === 0) return new Map();
   const placement = ctx.config.PLACEMENT_MATCHES;
   const other = alias(users, 'other');
@@ -165,7 +168,9 @@ export async function ranksOfUsers(ctx: RankContext, ids: readonly string[]): Pr
     return new Map(rows.map((r) => [r.id, r.before + 1]));
   }
   const placed = placedUserIds(placement);
-  const before = sql<number | null>`CASE WHEN ${users.id} IN ${placed} THEN (SELECT count(*) FROM ${users} AS ${sql.identifier('other')} WHERE ${otherRanked} AND ${sql.identifier('other')}.id IN ${placed}) END`;
+  const before = sql<
+    number | null
+  >`CASE WHEN ${users.id} IN ${placed} THEN (SELECT count(*) FROM ${users} AS ${sql.identifier('other')} WHERE ${otherRanked} AND ${sql.identifier('other')}.id IN ${placed}) END`;
   const rows = await ctx.db
     .select({ id: users.id, before: before.mapWith((v) => (v === null ? null : Number(v))) })
     .from(users)

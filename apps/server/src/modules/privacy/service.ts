@@ -158,7 +158,7 @@ export async function exportData(ctx: AppContext, row: UserRow): Promise<Privacy
     format: 1,
     exportedAt: isoOf(ctx.clock.now()),
     profile: {
-      ...toProfile(row, await rankOfUser(db, row)),
+      ...toProfile(row, await rankOfUser(ctx, row)),
       createdAt: isoOf(row.createdAt),
       hasPassword: row.passwordHash !== null,
       failedLogins: row.failedLogins,

@@ -16,6 +16,10 @@
  *   the old snapshot meanwhile; names, avatars and banners changed elsewhere follow at the latest
  *   after RANKING_FULL_REFRESH_MS. RANKING_REFRESH_MS=0 rebuilds for every read (exact; tests).
  * Rebuilds are single-flight.
+ *
+ * Only ranked players are listed: those with PLACEMENT_MATCHES finished matches or more
+ * (docs/contract.md §3 Placement). The filter is part of the one aggregate the snapshot already
+ * runs (HAVING, then an inner join), so a build reads no more than before.
  */
 import type { RankingPage, RankingQuery, RankingRow } from '@openpug/shared';
 import { sql } from 'drizzle-orm';
@@ -151,7 +155,9 @@ async function buildSnapshot(ctx: AppContext): Promise<Snapshot> {
     wins: number;
     losses: number;
   };
-  // Wins and losses as the leaderboard always counted them: a draw is not a win.
+  const placement = ctx.config.PLACEMENT_MATCHES;
+  // Wins and losses as the leaderboard always counted them: a draw is not a win. With no
+  // placement, players without matches are listed too (left join).
   const rows = rowsOf<Row>(
     await ctx.db.execute(sql`
       WITH results AS (
@@ -161,10 +167,11 @@ async function buildSnapshot(ctx: AppContext): Promise<Snapshot> {
         FROM ${matchPlayers} mp JOIN ${matches} m ON m.id = mp.match_id
         WHERE m.status = 'finished'
         GROUP BY mp.user_id
+        HAVING count(*) >= ${placement}
       )
       SELECT u.id, u.name, u.avatar, u.banner, u.elo,
         coalesce(r.wins, 0) AS wins, coalesce(r.losses, 0) AS losses
-      FROM ${users} u LEFT JOIN results r ON r.user_id = u.id
+      FROM ${users} u ${placement > 0 ? sql`JOIN` : sql`LEFT JOIN`} results r ON r.user_id = u.id
       ORDER BY u.elo DESC, u.created_at ASC, u.id ASC`),
   );
   const entries = rows.map((r, i): Entry => {
@@ -275,7 +282,11 @@ export function createLeaderboard(ctx: AppContext, options: LeaderboardOptions) 
     const v = view(s, sort, order);
     const list = needle ? filterView(v, needle) : v.entries;
     const start = (q.page - 1) * q.limit;
-    return { docs: list.slice(start, start + q.limit).map((e) => e.row), totalDocs: list.length };
+    return {
+      docs: list.slice(start, start + q.limit).map((e) => e.row),
+      totalDocs: list.length,
+      placementMatches: ctx.config.PLACEMENT_MATCHES,
+    };
   }
 }
 

@@ -68,7 +68,9 @@ function OwnCard() {
           {me.name ?? t('friends.unnamed')}
         </Typography>
         <Typography variant="caption" color="text.secondary" component="div" data-testid="own-rank">
-          {t('friends.sidebar.rankElo', { rank: me.rank, elo: eloOf(me) })}
+          {me.rank
+            ? t('friends.sidebar.rankElo', { rank: me.rank, elo: eloOf(me) })
+            : t('friends.sidebar.unrankedElo', { elo: eloOf(me) })}
         </Typography>
         <StatusLine status={me.status} dense />
       </Box>

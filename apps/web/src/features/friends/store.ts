@@ -30,7 +30,7 @@ export function patchOwnCard(patch: {
   avatar?: string | null;
   status?: UserStatus;
   stats?: { elo: number };
-  rank?: number;
+  rank?: number | null;
 }): void {
   const { me } = useFriendsStore.getState();
   if (!me) return;

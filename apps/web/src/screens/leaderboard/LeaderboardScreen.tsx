@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -6,6 +7,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import Typography from '@mui/material/Typography';
 import type { RankingPage, RankingSortField } from '@openpug/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -32,10 +34,15 @@ const COLUMNS: { key: RankingSortField; align?: 'right' }[] = [
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
 
-/** /leaderboard: every player by Elo with paging, sorting and a name filter; the viewer's row stands out. */
+/**
+ * /leaderboard: every ranked player by Elo with paging, sorting and a name filter; the viewer's row
+ * stands out. Players are ranked after the placement matches (docs/contract.md §3 Placement): the page
+ * says how many, and tells a viewer who is still unranked.
+ */
 export function LeaderboardScreen() {
   const { t } = useTranslation();
   const me = useSession((s) => s.user?._id);
+  const myRank = useSession((s) => s.user?.rank);
   const [sort, setSort] = useState<RankingSortField>('rank');
   const [desc, setDesc] = useState(false);
   const paging = usePaging(25);
@@ -61,6 +68,16 @@ export function LeaderboardScreen() {
   const rows = query.data?.docs ?? [];
   return (
     <ScreenPage title={t('screens.leaderboard.title')}>
+      {query.data && query.data.placementMatches > 0 && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }} data-testid="placement-note">
+          {t('competition.leaderboard.placement', { count: query.data.placementMatches })}
+        </Typography>
+      )}
+      {me && myRank === null && query.data && (
+        <Alert severity="info" variant="outlined" sx={{ mb: 2 }} data-testid="leaderboard-unranked">
+          {t('competition.leaderboard.youUnranked', { count: query.data.placementMatches })}
+        </Alert>
+      )}
       <ListFilter value={filter} onChange={setFilter} paging={paging} />
       <TableContainer sx={{ bgcolor: 'background.paper', borderRadius: 2 }}>
         <Table size="small" aria-label={t('screens.leaderboard.title')} sx={compactTableSx}>
