@@ -14,6 +14,7 @@
  * probability of its row.
  */
 import { teamWinProbability } from '@openpug/shared';
+import { mulberry32 } from '../apps/server/src/modules/gameservers/simulator';
 import { fairestPick } from '../apps/server/src/modules/matches/fairness';
 import { autoPick, chooseCaptains, pickTurn } from '../apps/server/src/modules/matches/rules';
 
@@ -22,17 +23,6 @@ const arg = (name: string, fallback: number) =>
 const DRAFTS = arg('drafts', 20000);
 const SEED = arg('seed', 18);
 const ORDER = 'ABBAABBA';
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface P {
   id: string;
@@ -73,7 +63,7 @@ console.log(
 );
 console.log('|---|---|---|---|---|');
 for (const { label, rate } of scenarios) {
-  const random = rng(SEED);
+  const random = mulberry32(SEED);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   let today = 0;
   let fair = 0;
@@ -87,8 +77,8 @@ for (const { label, rate } of scenarios) {
     const timeouts = Array.from({ length: 8 }, () => random() < rate);
     // The captains' coin flip (equal top Elo) gets the same random draw in both runs.
     const tieSeed = random() * 2 ** 32;
-    const a = draft(players, timeouts, 'today', rng(tieSeed));
-    const b = draft(players, timeouts, 'fair', rng(tieSeed));
+    const a = draft(players, timeouts, 'today', mulberry32(tieSeed));
+    const b = draft(players, timeouts, 'fair', mulberry32(tieSeed));
     today += a;
     fair += b;
     if (a > 0.1) todayOff++;

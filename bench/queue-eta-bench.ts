@@ -13,6 +13,7 @@
  * exponential patience (mean 30 min) unless matched; when ten wait, an accept phase starts and
  * fails one time in ten (one player declines and leaves, nine keep their places).
  */
+import { mulberry32 } from '../apps/server/src/modules/gameservers/simulator';
 import { estimateFill, MINUTE_MS, type MinuteBucket } from '../apps/server/src/modules/insights/eta';
 
 const arg = (name: string, fallback: number) =>
@@ -22,18 +23,7 @@ const WEEKS = arg('weeks', 8);
 const SAMPLE_EVERY_MIN = 7;
 const START = Date.UTC(2026, 8, 7); // a Monday
 
-/** mulberry32: a small seeded generator, so every run sees the same history. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(SEED);
+const random = mulberry32(SEED);
 const exponential = (mean: number) => -Math.log(1 - random()) * mean;
 const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 function poisson(mean: number): number {
