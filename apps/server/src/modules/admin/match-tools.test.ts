@@ -18,6 +18,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { users } from '../accounts/schema';
+import { chat, ensureBot, joinMatchRoom, matrixIdOfUser } from '../chat/service';
 import { GameServerUnavailableError } from '../gameservers/matchzy-provider';
 import type { AllocateRequest, GameServerProvider, RosterPlayer } from '../gameservers/provider';
 import { setProvider } from '../gameservers/routes';
@@ -266,6 +267,11 @@ describe('swap a player', () => {
     const socket = await connectSocket(t.url, sub.token);
     sockets.push(socket);
     expect(await socket.emitWithAck('queue-message', { event: 'join' })).toMatchObject({ ok: true });
+    const roomId = await joinMatchRoom(t.app.ctx, id, ps[3].id);
+    const bot = await ensureBot(t.app.ctx);
+    const membership = (userId: string) =>
+      chat(t.app.ctx).admin.membershipOf(bot.accessToken, roomId, matrixIdOfUser(t.app.ctx, userId));
+    expect(await membership(ps[3].id)).toBe('join');
 
     const res = await tool(id, 'swap', { out: ps[3].id, in: sub.id, reason: 'ps3 has no PC today' });
     expect(res.statusCode).toBe(200);
@@ -276,6 +282,9 @@ describe('swap a player', () => {
     await expect
       .poll(() => calls.swap)
       .toContainEqual({ matchId: id, out: ps[3].id, sub: sub.id, team: 'teamTwo' });
+    // The match chat room: the newcomer joins it, the player who left is out of it.
+    await expect.poll(() => membership(sub.id)).toBe('join');
+    await expect.poll(() => membership(ps[3].id)).toBe('leave');
     expect((await audits(id)).at(-1)).toMatchObject({
       action: 'match.swap',
       reason: 'ps3 has no PC today',

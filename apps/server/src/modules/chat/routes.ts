@@ -25,6 +25,7 @@ import { fetchTransport, type Transport } from './matrix-admin';
 import { moderateChat } from './moderation';
 import {
   joinMatchRoom,
+  leaveMatchRoom,
   matrixSessionFor,
   provisionUser,
   registerChatService,
@@ -78,6 +79,15 @@ export const chatModule =
       }
     });
     // A match's room holds its players: each joins when the matches module puts them in the match.
+    // A player replaced in a match (substitute, admin swap) leaves its room; the newcomer joins it
+    // through the status patch below.
+    ctx.bus.on('match.substituted', async ({ matchId, out }) => {
+      try {
+        await leaveMatchRoom(ctx, matchId, out.userId);
+      } catch (err) {
+        app.log.warn({ err, userId: out.userId, matchId }, 'match room leave failed');
+      }
+    });
     ctx.bus.on('status.patch', async ({ userId, patch }) => {
       const match = patch.match;
       if (!match?.active || !match.matchId) return;

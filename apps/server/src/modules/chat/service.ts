@@ -357,6 +357,21 @@ export async function joinMatchRoom(ctx: AppContext, matchId: string, userId: st
   return roomId;
 }
 
+/**
+ * Takes a player out of the match's room (the bot kicks them): someone else took their place in
+ * the match (a substitute, an admin's swap). Nothing to do when the room or the membership is gone.
+ */
+export async function leaveMatchRoom(ctx: AppContext, matchId: string, userId: string): Promise<void> {
+  const roomId = await matchRoomOf(ctx, matchId);
+  if (!roomId) return;
+  const s = chat(ctx);
+  const bot = await ensureBot(ctx);
+  const mxid = matrixIdOfUser(ctx, userId);
+  const membership = await s.admin.membershipOf(bot.accessToken, roomId, mxid);
+  if (membership !== 'join' && membership !== 'invite') return;
+  await s.admin.membership(bot.accessToken, roomId, 'kick', mxid, 'replaced in the match');
+}
+
 /** The power level that keeps a member from sending (below `events_default` 0 of our rooms). */
 export const SILENCED_LEVEL = -1;
 
