@@ -17,6 +17,7 @@ const benches = [
   ['matrix-latency', ['node', '--import', 'tsx', 'bench/matrix-latency.ts']],
   ['queue-eta', ['node', '--import', 'tsx', 'bench/queue-eta-bench.ts']],
   ['draft-fairness', ['node', '--import', 'tsx', 'bench/draft-fairness-bench.ts']],
+  ['socket-flood', ['node', '--import', 'tsx', 'bench/socket-flood-bench.ts']],
 ];
 let failed = 0;
 for (const [name, [cmd, ...args]] of benches) {

@@ -28,6 +28,12 @@ export const SOCKET_BUDGET = {
   address: { perSecond: 100, burst: 300 } satisfies Bucket,
   /** Events refused one after another for being over budget before the socket is disconnected. */
   refusalsBeforeDisconnect: 50,
+  /**
+   * After such a disconnect, the client address may not open a new socket for this long: a
+   * flooder that reconnects at once would otherwise cost a handshake and a fresh burst each time
+   * (bench/socket-flood-bench.ts measured ~30 reconnects a second). Not for loopback clients.
+   */
+  shutOutMs: 10_000,
   /** Largest message a client may send (Socket.IO's maxHttpBufferSize; its default is 1 MB). */
   maxPayloadBytes: 64 * 1024,
 };
@@ -56,16 +62,32 @@ export function tokenBucket(rule: Bucket, now: () => number) {
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
-/** Buckets per client address, shared by every socket from it; idle ones are dropped. */
+/**
+ * Buckets per client address, shared by every socket from it; idle ones are dropped. An address
+ * whose socket was disconnected for abuse is shut out of new handshakes for `shutOutMs`.
+ */
 export function addressBudgets(now: () => number) {
   const buckets = new Map<string, ReturnType<typeof tokenBucket>>();
+  const shutOutUntil = new Map<string, number>();
   let sweptAt = now();
   return {
+    shutOut(address: string): void {
+      if (!LOOPBACK.test(address)) shutOutUntil.set(address, now() + SOCKET_BUDGET.shutOutMs);
+    },
+    /** Whether the address may open a socket now. */
+    admits(address: string): boolean {
+      const until = shutOutUntil.get(address);
+      if (until === undefined) return true;
+      if (until > now()) return false;
+      shutOutUntil.delete(address);
+      return true;
+    },
     take(address: string): boolean {
       if (LOOPBACK.test(address)) return true;
       if (now() - sweptAt > 60_000) {
         sweptAt = now();
         for (const [key, bucket] of buckets) if (bucket.idle()) buckets.delete(key);
+        for (const [key, until] of shutOutUntil) if (until <= sweptAt) shutOutUntil.delete(key);
       }
       let bucket = buckets.get(address);
       if (!bucket) {

@@ -89,6 +89,19 @@ describe('socket hub on /socket', () => {
     player.disconnect();
   });
 
+  it('an address whose socket was disconnected for abuse cannot open a new one for a while', async () => {
+    const abuser = { 'x-forwarded-for': '203.0.113.99' };
+    const flooder = await connectSocket(t.url, undefined, abuser);
+    const gone = nextEvent(flooder, 'disconnect');
+    const over = SOCKET_BUDGET.anonymous.burst + SOCKET_BUDGET.refusalsBeforeDisconnect + 5;
+    for (let i = 0; i < over; i++) flooder.emit('test-echo', { n: 1 });
+    expect(await gone).toBe('io server disconnect');
+    await expect(connectSocket(t.url, undefined, abuser)).rejects.toThrow();
+    // Another address is welcome meanwhile.
+    const other = await connectSocket(t.url, undefined, { 'x-forwarded-for': '198.51.100.99' });
+    other.disconnect();
+  });
+
   it('spends a budget per client address too: many sockets from one place cannot add up theirs', async () => {
     // Loopback is trusted as a proxy by default, so X-Forwarded-For names the client.
     const from = (address: string) => async () =>

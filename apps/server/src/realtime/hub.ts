@@ -98,17 +98,22 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
   // Set once close() has begun: new handshakes are refused, so a client that reconnects lands
   // on another instance (the proxy's next try) rather than on this one, which is about to go.
   let draining = false;
+  const perAddress = addressBudgets(Date.now);
+  const trust = compileTrust(opts.trustProxy ?? false);
   const io: AppServer = new Server(server, {
     path: SOCKET_PATH,
     serveClient: false,
     cors: opts.corsOrigin ? { origin: opts.corsOrigin } : undefined,
     maxHttpBufferSize: SOCKET_BUDGET.maxPayloadBytes,
-    allowRequest: (_req, callback) => callback(draining ? 'draining' : null, !draining),
+    allowRequest: (req, callback) => {
+      if (draining) return callback('draining', false);
+      // An address shut out after an abuse disconnect: refused before any handshake work.
+      if (!perAddress.admits(proxyAddr(req, trust))) return callback('TOO_MANY_REQUESTS', false);
+      callback(null, true);
+    },
   });
   const handlers: Array<(socket: AppSocket) => void> = [];
   const knownEvents = new Set(['authenticate', 'logout']);
-  const perAddress = addressBudgets(Date.now);
-  const trust = compileTrust(opts.trustProxy ?? false);
   const authenticatedHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
   const signedOutHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
 
@@ -177,6 +182,7 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       const verdict = budget.spend(!!socket.data.userId);
       if (verdict === 'disconnect') {
         opts.log.warn({ event: String(event) }, 'socket disconnected: over its event budget');
+        perAddress.shutOut(address);
         socket.disconnect(true);
         return;
       }
