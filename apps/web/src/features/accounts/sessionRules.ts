@@ -8,6 +8,8 @@
  * - `privateUserUpdate` (live, own sockets) merges the changed fields into the stored user.
  * - `PRIVATE_MATCH_RESULT` stores the new Elo at once, re-reads the profile for the new rank and
  *   drops cached cards, rankings and match lists, so no screen keeps the Elo from login.
+ * - `PRIVATE_ELO_CORRECTED` (an admin corrected or voided a match of ours) does the same, without
+ *   the result dialog.
  * - When the session ends (logout button, any 401) the app goes to the login route; the socket
  *   module sends `logout` and disconnects.
  */
@@ -141,14 +143,16 @@ export function startSessionRules(deps: SessionRulesDeps): () => void {
 
   let boundSocket: ReturnType<typeof useSocketState.getState>['socket'] = null;
   const listener = (patch: ProfilePatchEvent) => mergeUserUpdate(patch);
-  const onResult = (result: MatchResultPayload) => void applyMatchResult(result);
+  const onResult = (result: Pick<MatchResultPayload, 'newElo'>) => void applyMatchResult(result);
   const bindSocket = (socket: typeof boundSocket) => {
     if (socket === boundSocket) return;
     boundSocket?.off('privateUserUpdate', listener);
     boundSocket?.off('PRIVATE_MATCH_RESULT', onResult);
+    boundSocket?.off('PRIVATE_ELO_CORRECTED', onResult);
     boundSocket = socket;
     boundSocket?.on('privateUserUpdate', listener);
     boundSocket?.on('PRIVATE_MATCH_RESULT', onResult);
+    boundSocket?.on('PRIVATE_ELO_CORRECTED', onResult);
   };
   bindSocket(useSocketState.getState().socket);
   const unsubscribeSocket = useSocketState.subscribe((s) => bindSocket(s.socket));

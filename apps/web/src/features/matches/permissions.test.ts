@@ -7,6 +7,7 @@ import {
   canCancelMatch,
   canPick,
   isParticipant,
+  matchToolsFor,
   sortedStats,
   teamOf,
 } from './permissions';
@@ -69,6 +70,18 @@ describe('admin cancel', () => {
     expect(canCancelMatch(state({ status: 'cancelled' }), 'ADMIN')).toBe(false);
     expect(canCancelMatch(state({ status: 'active' }), 'USER')).toBe(false);
     expect(canCancelMatch(state({ status: 'active' }), undefined)).toBe(false);
+  });
+});
+
+describe('admin match tools', () => {
+  it('follow the phase, and players get none', () => {
+    const server = { gotv: '10.0.0.1:27020' };
+    expect(matchToolsFor(state({ status: 'playerveto' }), 'ADMIN')).toEqual(['swap']);
+    expect(matchToolsFor(state({ status: 'active', server: null }), 'ADMIN')).toEqual(['swap', 'result']);
+    expect(matchToolsFor(state({ status: 'active', server }), 'ADMIN')).toEqual(['move', 'swap', 'result']);
+    expect(matchToolsFor(state({ status: 'finished', server }), 'ADMIN')).toEqual(['correct', 'void']);
+    expect(matchToolsFor(state({ status: 'cancelled' }), 'ADMIN')).toEqual([]);
+    expect(matchToolsFor(state({ status: 'finished' }), 'USER')).toEqual([]);
   });
 });
 

@@ -49,6 +49,31 @@ export function canCancelMatch(state: Pick<MatchState, 'status'>, role: Role | n
   return role === 'ADMIN' && state.status !== 'finished' && state.status !== 'cancelled';
 }
 
+export type MatchTool = 'move' | 'swap' | 'result' | 'correct' | 'void';
+
+/**
+ * The admin match tools a match's phase allows (admin/match-tools.ts on the server): swap while it
+ * is not over; move (once it has a server) and force a result while active; correct and void once
+ * finished. None for players.
+ */
+export function matchToolsFor(
+  state: Pick<MatchState, 'status' | 'server'>,
+  role: Role | null | undefined,
+): MatchTool[] {
+  if (role !== 'ADMIN') return [];
+  switch (state.status) {
+    case 'playerveto':
+    case 'mapveto':
+      return ['swap'];
+    case 'active':
+      return state.server ? ['move', 'swap', 'result'] : ['swap', 'result'];
+    case 'finished':
+      return ['correct', 'void'];
+    default:
+      return [];
+  }
+}
+
 /** Stats sorted by kills (then fewer deaths), for the scoreboard. */
 export function sortedStats(state: Pick<MatchState, 'stats'>, team?: TeamKey) {
   return state.stats
