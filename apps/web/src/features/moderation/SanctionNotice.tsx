@@ -47,7 +47,7 @@ export function SignInBanNotice() {
   const ban = running(remembered, now);
   if (!ban) return null;
   return (
-    <Alert severity="error" variant="outlined" role="alert" data-testid="login-banned">
+    <Alert severity="error" variant="outlined" role="alert" data-testid="login-banned" sx={{ mb: 2 }}>
       {text('banned', ban)}
     </Alert>
   );
