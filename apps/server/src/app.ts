@@ -33,6 +33,7 @@ import { gameserversModule } from './modules/gameservers/routes';
 import { healthRoutes } from './modules/health/routes';
 import { insightsModule } from './modules/insights/routes';
 import { createMailer } from './modules/mail/mailer';
+import { mailModule } from './modules/mail/routes';
 import { matchesModule } from './modules/matches/routes';
 import { installMetrics } from './modules/metrics/routes';
 import { mobileModule } from './modules/mobile/routes';
@@ -142,6 +143,7 @@ export async function buildApp(
   const modules = [
     healthRoutes,
     backupRoutes,
+    mailModule,
     accountsRoutes,
     steamRoutes,
     voiceModule,

@@ -77,9 +77,23 @@ export async function listOutbox(db: Db, to?: string, limit = 200): Promise<Outb
   }));
 }
 
+/**
+ * Bounded time-outs (nodemailer's own allow 10 minutes of silence), so a send ends within 50 s,
+ * inside the lease of a queued mail's next attempt (queue.ts, MAIL_SEND_LEASE_MS). They go into
+ * the URL's query, where nodemailer reads options (an object beside a URL would be dropped);
+ * one the admin put there already wins.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+export function withSmtpTimeouts(url: string): string {
+  const extra = Object.entries(SMTP_TIMEOUTS)
+    .filter(([key]) => !new RegExp(`[?&]${key}=`).test(url))
+    .map(([key, value]) => `${key}=${value}`);
+  return extra.length === 0 ? url : `${url}${url.includes('?') ? '&' : '?'}${extra.join('&')}`;
+}
+
 export function createMailer(config: Config, db: Db, log: Log, now: () => number = Date.now): Mailer {
   if (config.SMTP_URL) {
-    const transport: Transporter = nodemailer.createTransport(config.SMTP_URL);
+    const transport: Transporter = nodemailer.createTransport(withSmtpTimeouts(config.SMTP_URL));
     return {
       kind: 'smtp',
       async send(mail) {
@@ -98,7 +112,12 @@ export function createMailer(config: Config, db: Db, log: Log, now: () => number
           const kind = [e.code, e.responseCode, e.command]
             .filter((v) => v !== undefined && v !== '')
             .join(' ');
-          throw new Error(`SMTP delivery failed (${kind || 'error'})`);
+          // A 5xx answer (no such mailbox, refused) is final: no retry helps (RFC 5321 §4.2.1).
+          const refused = new Error(`SMTP delivery failed (${kind || 'error'})`) as Error & {
+            permanent?: boolean;
+          };
+          refused.permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
+          throw refused;
         }
       },
       async close() {

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The dev outbox: every message the product would hand to an external service (e-mail without
@@ -20,3 +20,21 @@ export const outbox = pgTable(
   },
   (t) => [index('outbox_to_idx').on(t.to), index('outbox_user_idx').on(t.userId)],
 );
+
+/**
+ * E-mail waiting for the SMTP server (with SMTP_URL): stored with the action that sends it, sent
+ * by the `mail.send` job and deleted once the server took it or it was given up. A crash or an
+ * unreachable mail server delays a verification or reset mail; it never loses it.
+ */
+export const mailQueue = pgTable('mail_queue', {
+  id: text('id').primaryKey(),
+  /** What the mail is (verify, reset, …): for logs and metrics, which never name the recipient. */
+  kind: text('kind').notNull(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  html: text('html'),
+  /** Sending attempts started so far. */
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
