@@ -14,7 +14,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
-import type { Theme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
@@ -90,7 +89,8 @@ export function AdminMatchTools({ state }: { state: MatchState }) {
   const { t } = useTranslation();
   const role = useSession((s) => s.user?.role);
   const tools = matchToolsFor(state, role);
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  // MUI's `sm` breakpoint (600 px), as the rest of the page uses it.
+  const phone = useMediaQuery('(max-width:599.95px)');
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<MatchTool | null>(null);
   const [reason, setReason] = useState('');
