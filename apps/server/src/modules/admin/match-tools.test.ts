@@ -14,6 +14,7 @@ import {
   createTestUser,
   manualClock,
   seedMatch,
+  startMatch,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
@@ -303,6 +304,40 @@ describe('swap a player', () => {
     expect(await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, id))).toHaveLength(
       10,
     );
+  });
+});
+
+describe('swap in the draft and in a live game', () => {
+  it("a captain swapped in the draft stays captain; a live player's row stays, marked replaced", async () => {
+    const ps = await players(10);
+    const draft = await startMatch(
+      t.app,
+      ps.map((p) => p.id),
+    );
+    const state = (await t.app.inject({ method: 'GET', url: `/api/match/${draft}` })).json();
+    const captain = state.teamOne.captain._id as string;
+    const [newcomer] = await players(1);
+    const res = await tool(draft, 'swap', { out: captain, in: newcomer.id, reason: 'captain went offline' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'playerveto', teamOne: { captain: { _id: newcomer.id } } });
+
+    const live = await activeMatch(await players(10));
+    await t.app.ctx.db.update(matches).set({ liveAt: clock.now() }).where(eq(matches.id, live));
+    const [outId] = (
+      await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, live))
+    ).map((r) => r.userId);
+    const [late] = await players(1);
+    expect((await tool(live, 'swap', { out: outId, in: late.id, reason: 'left at 3:5' })).statusCode).toBe(
+      200,
+    );
+    const [kept] = await t.app.ctx.db
+      .select()
+      .from(matchPlayers)
+      .where(and(eq(matchPlayers.matchId, live), eq(matchPlayers.userId, outId)));
+    expect(kept.replacedAt).toBe(clock.now());
+    // Replaced: no longer swappable out.
+    const again = await tool(live, 'swap', { out: outId, in: (await players(1))[0].id, reason: 'x' });
+    expect([again.statusCode, again.json()]).toEqual([422, { errors: { msg: 'PLAYER_NOT_IN_MATCH' } }]);
   });
 });
 
