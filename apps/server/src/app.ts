@@ -74,7 +74,7 @@ function trustProxyOption(
 }
 
 export async function buildApp(
-  base: Omit<AppContext, 'realtime' | 'bus' | 'mailer' | 'voice'> &
+  base: Omit<AppContext, 'realtime' | 'bus' | 'mailer' | 'voice' | 'log'> &
     Partial<Pick<AppContext, 'mailer' | 'voice'>>,
   options: BuildOptions = {},
 ): Promise<AppInstance> {
@@ -113,6 +113,7 @@ export async function buildApp(
     ...base,
     tokens,
     realtime,
+    log: app.log,
     bus: new EventBus(app.log),
     mailer: base.mailer ?? createMailer(base.config, base.db, app.log, () => base.clock.now()),
     voice: base.voice ?? createVoiceServer(base.config, base.db, app.log, () => base.clock.now()),

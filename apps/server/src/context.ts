@@ -2,6 +2,7 @@
  * What every module gets: configuration, the database, tokens, the clock and the real-time hub.
  * Tests build the same context with their own database and clock.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { EventBus } from './events';
@@ -28,6 +29,8 @@ export interface AppContext {
   mailer: Mailer;
   /** The voice server: TeamSpeak ServerQuery (TEAMSPEAK_HOST) or the simulator (modules/voice). */
   voice: VoiceServer;
+  /** The app's pino logger (Fastify's), for work outside a request: jobs, deliveries, hooks. */
+  log: FastifyBaseLogger;
   /** Web build version, served at /version.json. */
   version: string;
 }

@@ -16,10 +16,9 @@ export function jobsOf(ctx: AppContext): Scheduler {
   return s;
 }
 
-/** Errors of background work go to stderr unless logging is silenced (tests). */
+/** Errors of background work (jobs, after-commit effects) go to the app's pino logger. */
 export function logOf(ctx: AppContext): { error(obj: object, msg: string): void } {
-  if (ctx.config.LOG_LEVEL === 'silent') return { error: () => {} };
-  return { error: (obj, msg) => console.error(`openpug: ${msg}`, obj) };
+  return ctx.log;
 }
 
 /**

@@ -111,5 +111,5 @@ describe('persisted deadlines', () => {
     await inTransaction(database.db, (tx, after) => s.schedule(tx, after, 'cycle', 'u@999', clock.now()));
     await s.runDue();
     expect(fired).toBe(1_000);
-  });
+  }, 90_000); // 1,000 transactions and 1,000 runDue rounds: ~10 s alone, more beside another file
 });
