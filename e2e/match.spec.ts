@@ -3,10 +3,14 @@
  * queue through the accept phase, captain picks and map veto, the live game on the embedded
  * simulator (SIM_ROUND_MS in playwright.config.ts) to the result dialog with the Elo change.
  * Bots act when their captain is on turn; browsers click when theirs is.
+ * Along the way (issue 18): the queue widget's fill estimate, both browsers' win chance in the
+ * draft (checked against the Elo logistic formula), the home screen's heatmap with the new match,
+ * and the admins' calibration page.
  * SHOTS_DIR=<dir> also saves screenshots of each phase; MATCH_SWAP=1 swaps language and width.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { linkVoiceByApi } from './helpers/accounts';
+import { signUpAdmin } from './helpers/competition';
 import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './helpers/match';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
 
@@ -16,6 +20,12 @@ const looks = [
   { locale: swap ? 'de' : 'en', viewport: swap ? { width: 390, height: 844 } : { width: 1400, height: 900 } },
   { locale: swap ? 'en' : 'de', viewport: swap ? { width: 1400, height: 900 } : { width: 390, height: 844 } },
 ];
+
+/** Team one's win chance, docs/contract.md §9: 1 / (1 + 10^((mean₂ − mean₁) / 400)). */
+const winChance = (one: number[], two: number[]) => {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return 1 / (1 + 10 ** ((mean(two) - mean(one)) / 400));
+};
 
 async function shot(page: Page, name: string, index: number) {
   if (!shotsDir) return;
@@ -66,6 +76,12 @@ test('two browsers and eight bots play a match from the queue to the result', as
         true,
       );
     }
+    // The fill estimate, or "not enough data" on a young server: never a guess without a basis.
+    for (const page of pages) {
+      const eta = page.getByTestId('queue-eta');
+      await expect(eta).toHaveAttribute('data-status', /^(estimate|notEnoughData)$/);
+      await expect(eta).toHaveText(/(~\d+ min|~\d+ Min\.|Not enough data|Noch zu wenige Daten)/);
+    }
     await shot(pages[0], 'queue-searching', 0);
     await shot(pages[1], 'queue-searching', 1);
     // A newly opened tab restores the widget from GET /api/queue. (A reload of the only tab closes
@@ -103,6 +119,20 @@ test('two browsers and eight bots play a match from the queue to the result', as
     await expect(pages[1]).toHaveURL(`/match/${matchId}`);
     await expect(pages[0]).toHaveTitle('Match Page');
     await expect(pages[0].getByTestId('pick-pool')).toBeVisible();
+    // Both browsers (captain or not) see the win chance of the teams as picked so far.
+    const draft = (await matchState(request, matchId)) as unknown as {
+      teamOne: { players: { elo: number }[] };
+      teamTwo: { players: { elo: number }[] };
+    };
+    const expected = winChance(
+      draft.teamOne.players.map((p) => p.elo),
+      draft.teamTwo.players.map((p) => p.elo),
+    );
+    for (const page of pages) {
+      const chance = page.getByTestId('win-probability');
+      await expect(chance).toContainText(`${Math.round(expected * 100)} %`);
+      expect(Number(await chance.getAttribute('data-p'))).toBeCloseTo(expected, 3);
+    }
     await shot(pages[0], 'match-playerveto', 0);
     await shot(pages[1], 'match-playerveto', 1);
     // The sidebar's Match Lobby button points at the room.
@@ -182,6 +212,33 @@ test('two browsers and eight bots play a match from the queue to the result', as
     await pages[1].goto(`/user/${b.id}/matches`);
     await expect(pages[1].getByTestId('match-row').first()).toBeVisible();
     await shot(pages[1], 'user-matches', 1);
+    // The home screen's heatmap counts this match in the player's time zone.
+    for (const [i, page] of pages.entries()) {
+      await page.goto('/home');
+      const heatmap = page.getByTestId('starts-heatmap');
+      await expect(heatmap.getByTestId('heatmap-busiest')).toBeVisible();
+      const counts = await heatmap
+        .locator('td[data-count]')
+        .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-count'))));
+      expect(counts).toHaveLength(7 * 24);
+      expect(counts.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(1);
+      await heatmap.scrollIntoViewIfNeeded();
+      await shot(page, 'home-heatmap', i);
+    }
+    // The admins' calibration page: this server has too few finished matches for a Brier score.
+    const admin = await signUpAdmin(request);
+    const adminSession = await openAs(browser, admin, looks[0]);
+    try {
+      await adminSession.page.goto('/admin/calibration');
+      await expect(
+        adminSession.page
+          .getByTestId('calibration-not-enough')
+          .or(adminSession.page.getByTestId('calibration-brier')),
+      ).toBeVisible();
+      await shot(adminSession.page, 'admin-calibration', 0);
+    } finally {
+      await adminSession.context.close();
+    }
     await spectator.close();
   } finally {
     for (const bot of bots) bot.disconnect();
