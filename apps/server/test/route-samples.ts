@@ -34,6 +34,10 @@ const SAMPLE_BY_NAME: Record<string, unknown> = {
   rconAddress: '203.0.113.7:27015',
   reportedId: randomUUID(),
   matchId: randomUUID(),
+  // Admin match tools: two different players; a score whose winner is the enum's first (teamOne).
+  out: randomUUID(),
+  in: randomUUID(),
+  score: { teamOne: 13, teamTwo: 5 },
 };
 
 /** A valid-looking value for a JSON schema, so mutating one field tests exactly that field. */
