@@ -24,7 +24,7 @@ import { sameSecret } from '../../lib/secrets';
 import { findUsersByIds } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
-import { deliverInBackground, inBackground, localeOfRow, notifyTexts, setNotifyLog } from '../notify/deliver';
+import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
 import {
   type DiscordGateway,
   type DiscordSender,
@@ -76,7 +76,6 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
   });
 
   return async (app) => {
-    setNotifyLog(ctx, app.log);
     const token = ctx.config.DISCORD_BOT_TOKEN;
     if (token) {
       if (!senders.has(ctx)) {

@@ -29,7 +29,6 @@ import { BlockedAddressError, checkUserUrl } from '../../lib/outbound';
 import { findUserById } from '../accounts/service';
 import { currentUser, sessionResponse } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
-import { setNotifyLog } from '../notify/deliver';
 import { initVapidKeys, pushGameFound, vapidKeys } from './push';
 import { mobileLoginTokens, pushSubscriptions } from './schema';
 
@@ -79,7 +78,6 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
   });
 
   return async (app) => {
-    setNotifyLog(ctx, app.log);
     await initVapidKeys(ctx);
 
     app.post(

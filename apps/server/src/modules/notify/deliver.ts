@@ -13,14 +13,7 @@ interface Log {
   warn(o: object, m: string): void;
   error(o: object, m: string): void;
 }
-const logs = new WeakMap<AppContext, Log>();
-const quiet: Log = { warn: () => {}, error: () => {} };
-
-/** The notification modules hand over Fastify's logger when they register. */
-export function setNotifyLog(ctx: AppContext, log: Log): void {
-  logs.set(ctx, log);
-}
-const logOf = (ctx: AppContext): Log => logs.get(ctx) ?? quiet;
+const logOf = (ctx: AppContext): Log => ctx.log;
 
 const sleep = (ms: number) =>
   new Promise<void>((resolve) => {

@@ -32,7 +32,7 @@ import { sameSecret } from '../../lib/secrets';
 import { findUsersByIds, updateUser } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
-import { deliverInBackground, inBackground, localeOfRow, notifyTexts, setNotifyLog } from '../notify/deliver';
+import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
 import type { WhatsAppKind } from './provider';
 import { whatsAppCodes } from './schema';
 import {
@@ -150,8 +150,6 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
   });
 
   return async (app) => {
-    setNotifyLog(ctx, app.log);
-
     app.post(
       '/api/profile/linkWhatsApp',
       {
