@@ -8,7 +8,9 @@
  * instance: scale-out deployments run Synapse.
  *
  * Layout: users.ts (accounts, tokens, filters), events.ts (event log, state), rooms.ts (room
- * operations and their authorisation), accountdata.ts (receipts, account data, unread counts),
+ * operations and their authorisation), moderation.ts (kick, ban, unban, event reports — these go
+ * to the product's reports queue through `reportSink`), accountdata.ts (receipts, account data,
+ * unread counts),
  * media.ts, sync.ts, stream.ts (stream counter, notifier, typing), routes/* (HTTP per area).
  */
 import { randomBytes } from 'node:crypto';
