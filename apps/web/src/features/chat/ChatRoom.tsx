@@ -25,6 +25,7 @@ import { Composer } from './Composer';
 import { getClient, loadRoom, roomDisplayName } from './engine';
 import { CloseIcon, DownIcon, FileIcon, ReplyIcon } from './icons';
 import { ImageViewer, useMediaUrl } from './Media';
+import { BannedMembers, MemberModeration, RedactButton, useIsModerator } from './Moderation';
 import { CHAT, cleanMessageHtml, emojiOnlyCount, eventDisplay, groupTimeline, typingText } from './rules';
 import { markRoomVisible, useChat } from './store';
 
@@ -100,9 +101,12 @@ export function ChatRoom({
   bannerProps,
   bannerExtra,
   title,
+  captain = false,
 }: {
   chatId: string;
   variant: ChatVariant;
+  /** The signed-in player captains the match whose room this is (they moderate it). */
+  captain?: boolean;
   /** Shown instead of the room's own name (the match page names its chat by the teams). */
   title?: string;
   onClose?: () => void;
@@ -142,10 +146,11 @@ export function ChatRoom({
       aria-label={name || t('chat.title')}
     >
       <RoomBanner room={room} name={name} variant={variant} onClose={onClose} bannerProps={bannerProps}>
+        {room && <BannedMembers room={room} captain={captain} />}
         {bannerExtra}
       </RoomBanner>
       {room ? (
-        <RoomBody room={room} variant={variant} />
+        <RoomBody room={room} variant={variant} captain={captain} />
       ) : (
         <div className={styles.centerNote} data-testid="chat-loading">
           {failed ? t('chat.unavailable') : t('chat.loading')}
@@ -207,8 +212,9 @@ interface Item {
   event: MatrixEvent;
 }
 
-function RoomBody({ room, variant }: { room: Room; variant: ChatVariant }) {
+function RoomBody({ room, variant, captain }: { room: Room; variant: ChatVariant; captain: boolean }) {
   const { t } = useTranslation();
+  const moderator = useIsModerator(room, captain);
   const client = getClient();
   const me = client?.getUserId() ?? '';
   const version = useRoomVersion(room);
@@ -337,6 +343,7 @@ function RoomBody({ room, variant }: { room: Room; variant: ChatVariant }) {
                 room={room}
                 sender={group.sender}
                 mine={group.sender === me}
+                moderator={moderator}
                 ts={group.ts}
                 items={group.events}
                 onReply={setReplyTo}
@@ -372,6 +379,7 @@ function SenderBlock({
   room,
   sender,
   mine,
+  moderator,
   ts,
   items,
   onReply,
@@ -380,6 +388,8 @@ function SenderBlock({
   room: Room;
   sender: string;
   mine: boolean;
+  /** Moderation controls: the member's menu (not on one's own messages) and delete on each message. */
+  moderator: boolean;
   ts: number;
   items: Item[];
   onReply: (e: MatrixEvent) => void;
@@ -398,12 +408,14 @@ function SenderBlock({
         <div className={styles.senderLine}>
           <span className={styles.senderName}>{name}</span>
           <span className={styles.time}>{dayjs(ts).format('H:mm')}</span>
+          {moderator && !mine && <MemberModeration room={room} sender={sender} name={name} />}
         </div>
         {items.map((item) => (
           <EventLine
             key={item.id}
             room={room}
             event={item.event}
+            redactAs={moderator ? name : null}
             onReply={onReply}
             onOpenImage={onOpenImage}
           />
@@ -416,11 +428,14 @@ function SenderBlock({
 function EventLine({
   room,
   event,
+  redactAs,
   onReply,
   onOpenImage,
 }: {
   room: Room;
   event: MatrixEvent;
+  /** The sender's name when the viewer moderates the room (a delete button), else null. */
+  redactAs: string | null;
   onReply: (e: MatrixEvent) => void;
   onOpenImage: (src: string, alt: string) => void;
 }) {
@@ -461,6 +476,9 @@ function EventLine({
         >
           <ReplyIcon size={16} />
         </button>
+      )}
+      {redactAs !== null && display.kind === 'message' && event.getId()?.startsWith('$') && (
+        <RedactButton room={room} eventId={event.getId() as string} name={redactAs} />
       )}
     </div>
   );

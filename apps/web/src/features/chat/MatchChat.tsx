@@ -8,8 +8,19 @@ import { useSession } from '../session/store';
 import styles from './Chat.module.css';
 import { ChatRoom } from './ChatRoom';
 
-/** `title` names the chat (the teams); the room's stored name is only its id ("Match b11a1fa0"). */
-export function MatchChat({ matchId, title }: { matchId: string; title?: string }) {
+/**
+ * `title` names the chat (the teams); the room's stored name is only its id ("Match b11a1fa0").
+ * `captain`: the signed-in player captains this match and moderates its chat.
+ */
+export function MatchChat({
+  matchId,
+  title,
+  captain,
+}: {
+  matchId: string;
+  title?: string;
+  captain?: boolean;
+}) {
   const { t } = useTranslation();
   const loggedIn = useSession((s) => s.isTokenSet);
   return (
@@ -18,6 +29,7 @@ export function MatchChat({ matchId, title }: { matchId: string; title?: string 
         <ChatRoom
           chatId={matchRoomAliasLocalpart(matchId)}
           variant="match"
+          captain={captain}
           title={title ?? t('match.chat')}
         />
       ) : (

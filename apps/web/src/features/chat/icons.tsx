@@ -41,6 +41,11 @@ export const ReplyIcon = (p: P) => (
     <path d="M4 12h10a6 6 0 0 1 6 6v1" />
   </I>
 );
+export const ShieldIcon = (p: P) => (
+  <I {...p}>
+    <path d="M12 3 5 6v5c0 4.5 3 8.5 7 10 4-1.5 7-5.5 7-10V6z" />
+  </I>
+);
 export const DownIcon = (p: P) => (
   <I {...p}>
     <path d="M12 5v14M6 13l6 6 6-6" />

@@ -7,10 +7,13 @@ import {
   groupRooms,
   groupTimeline,
   isDirectRoomCreator,
+  launcherRoom,
+  moderatesRoom,
   msgtypeForMime,
   notificationFor,
   notificationsMap,
   typingText,
+  unreadElsewhere,
   zoomBy,
 } from './rules';
 
@@ -162,5 +165,45 @@ describe('small helpers', () => {
   it('formats the recording time as mm:ss', () => {
     expect(formatMmSs(65_000 / 1000)).toBe('01:05');
     expect(formatMmSs(9_500 / 1000)).toBe('00:09');
+  });
+});
+
+describe('who moderates a room (docs/contract.md §4 Chat moderation)', () => {
+  const base = { isAdmin: false, captain: false, roomId: '!r:x', globalRoomId: '!g:x', canonicalAlias: null };
+  it('admins moderate the global room (by id or alias) and match rooms, not direct chats', () => {
+    expect(moderatesRoom({ ...base, isAdmin: true, roomId: '!g:x' })).toBe(true);
+    expect(moderatesRoom({ ...base, isAdmin: true, globalRoomId: null, canonicalAlias: '#global:x' })).toBe(
+      true,
+    );
+    expect(moderatesRoom({ ...base, isAdmin: true, canonicalAlias: '#match_abc:x' })).toBe(true);
+    expect(moderatesRoom({ ...base, isAdmin: true, canonicalAlias: '#a_b:x' })).toBe(false);
+    expect(moderatesRoom({ ...base, isAdmin: true })).toBe(false);
+  });
+  it("a match's captain moderates match rooms only; a player nothing", () => {
+    expect(moderatesRoom({ ...base, captain: true, canonicalAlias: '#match_abc:x' })).toBe(true);
+    expect(moderatesRoom({ ...base, captain: true, roomId: '!g:x' })).toBe(false);
+    expect(moderatesRoom({ ...base, roomId: '!g:x', canonicalAlias: '#global:x' })).toBe(false);
+  });
+});
+
+describe('the chat button and the rooms button (phone: direct messages one tap away)', () => {
+  const rooms = [
+    { roomId: '!global', lastActive: 30, unread: 0 },
+    { roomId: '!dm-old', lastActive: 10, unread: 2 },
+    { roomId: '!dm-new', lastActive: 20, unread: 1 },
+  ];
+  it('opens the newest room with unread messages, else the room open last', () => {
+    expect(launcherRoom(rooms, '!global')).toBe('!dm-new');
+    expect(
+      launcherRoom(
+        rooms.map((r) => ({ ...r, unread: 0 })),
+        '!global',
+      ),
+    ).toBe('!global');
+    expect(launcherRoom([], null)).toBeNull();
+  });
+  it('counts the unread messages of the other rooms', () => {
+    expect(unreadElsewhere(rooms, '!dm-old')).toBe(1);
+    expect(unreadElsewhere(rooms, 'global')).toBe(3);
   });
 });

@@ -203,6 +203,24 @@ export function groupRooms<R extends RoomSummary>(
   return { all, favourite, lowPriority, other };
 }
 
+/**
+ * The room the chat button opens: the most recently active room with unread messages (the badge
+ * counts them — a direct message must not open the empty global room), else the room open last,
+ * else null (the global room).
+ */
+export function launcherRoom(
+  rooms: Pick<RoomSummary, 'roomId' | 'lastActive' | 'unread'>[],
+  current: string | null,
+) {
+  const unread = rooms.filter((r) => r.unread > 0).sort((a, b) => b.lastActive - a.lastActive);
+  return unread[0]?.roomId ?? current;
+}
+
+/** Unread messages in rooms other than `roomId` (the rooms button of an open room shows them). */
+export function unreadElsewhere(rooms: Pick<RoomSummary, 'roomId' | 'unread'>[], roomId: string): number {
+  return rooms.reduce((sum, r) => (r.roomId === roomId ? sum : sum + r.unread), 0);
+}
+
 /** Room name → total unread count, only rooms above 0 (docs/contract.md §4). */
 export function notificationsMap(rooms: Pick<RoomSummary, 'name' | 'unread'>[]): Record<string, number> {
   const map: Record<string, number> = {};
@@ -246,4 +264,22 @@ export function isDirectRoomCreator(
   serverName: string,
 ): boolean {
   return peers.some((id) => matrixUserId(id, serverName) === creator);
+}
+
+/**
+ * Who moderates a room in the web (the server decides again, docs/contract.md §4 Chat moderation):
+ * an admin in the global room (its id, or its alias `#global:…`) and in match rooms (`#match_…`),
+ * a match's captain in its room. Direct chats are nobody's to moderate.
+ */
+export function moderatesRoom(input: {
+  isAdmin: boolean;
+  captain: boolean;
+  roomId: string;
+  globalRoomId: string | null;
+  canonicalAlias: string | null;
+}): boolean {
+  const alias = input.canonicalAlias ?? '';
+  const matchRoom = alias.startsWith('#match_');
+  const globalRoom = input.roomId === input.globalRoomId || alias.startsWith('#global:');
+  return (input.isAdmin && (globalRoom || matchRoom)) || (input.captain && matchRoom);
 }

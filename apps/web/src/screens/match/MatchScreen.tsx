@@ -237,6 +237,7 @@ function Room({ matchId }: { matchId: string }) {
               <Suspense fallback={<CircularProgress size={20} />}>
                 <MatchChat
                   matchId={matchId}
+                  captain={state.teamOne.captain._id === myId || state.teamTwo.captain._id === myId}
                   title={t('match.chatTitle', { one: state.teamOne.name, two: state.teamTwo.name })}
                 />
               </Suspense>
