@@ -363,7 +363,7 @@ describe('every /api route', () => {
       );
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000); // a sweep over every route: grows with the API (24 s alone today)
 });
 
 describe("another user's objects", () => {

@@ -38,6 +38,10 @@ const SAMPLE_BY_NAME: Record<string, unknown> = {
   out: randomUUID(),
   in: randomUUID(),
   score: { teamOne: 13, teamTwo: 5 },
+  // Chat moderation: a Matrix room and event id, and the player it is about.
+  roomId: '!room:openpug.local',
+  eventId: '$event:openpug.local',
+  userId: randomUUID(),
 };
 
 /** A valid-looking value for a JSON schema, so mutating one field tests exactly that field. */
