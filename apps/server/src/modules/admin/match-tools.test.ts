@@ -23,6 +23,7 @@ import { chat, ensureBot, joinMatchRoom, matrixIdOfUser } from '../chat/service'
 import { GameServerUnavailableError } from '../gameservers/matchzy-provider';
 import type { AllocateRequest, GameServerProvider, RosterPlayer } from '../gameservers/provider';
 import { setProvider } from '../gameservers/routes';
+import { NO_SHOW_KEY } from '../matches/presence';
 import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/schema';
 import { auditLog } from '../moderation/schema';
 import { queueEntries } from '../queue/schema';
@@ -353,6 +354,14 @@ describe('move a match', () => {
       .insert(matchRounds)
       .values({ matchId: id, round: 1, scoreOne: 1, scoreTwo: 0, players: [], createdAt: clock.now() });
     await t.app.ctx.db.update(matchPlayers).set({ kills: 4 }).where(eq(matchPlayers.matchId, id));
+    // A substitute offer runs for a no-show of the old game: it closes with the move.
+    await t.app.ctx.db
+      .insert(matchEvents)
+      .values({ matchId: id, eventKey: `${NO_SHOW_KEY}${ps[9].id}`, receivedAt: clock.now() });
+    const watcher = await connectSocket(t.url, (await players(1))[0].token);
+    sockets.push(watcher);
+    const closed: unknown[] = [];
+    watcher.on('PUBLIC_SUBSTITUTE_CLOSED', (payload) => closed.push(payload));
 
     const res = await tool(id, 'move', { reason: 'server lags' });
     expect(res.statusCode).toBe(200);
@@ -366,6 +375,7 @@ describe('move a match', () => {
     expect([row.liveAt, row.round, row.serverSecret === 'old-secret']).toEqual([null, 0, false]);
     expect(await t.app.ctx.db.select().from(matchRounds).where(eq(matchRounds.matchId, id))).toEqual([]);
     expect(await t.app.ctx.db.select().from(matchEvents).where(eq(matchEvents.matchId, id))).toEqual([]);
+    await expect.poll(() => closed).toEqual([{ matchId: id }]);
     const kills = await t.app.ctx.db
       .select({ k: matchPlayers.kills })
       .from(matchPlayers)

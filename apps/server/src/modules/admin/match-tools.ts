@@ -15,6 +15,7 @@ import { findUserById } from '../accounts/service';
 import { ranksOfUsers } from '../accounts/users';
 import { GameServerUnavailableError } from '../gameservers/matchzy-provider';
 import { allocateServer, providerOf } from '../gameservers/routes';
+import { presenceOf } from '../matches/presence';
 import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/schema';
 import { findLiveMatchId, finishMatch, LIVE_JOB, loadMatch, publishState } from '../matches/service';
 import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
@@ -74,6 +75,9 @@ export function moveMatch(ctx: AppContext, matchId: string, actorId: string, rea
     const provider = providerOf(ctx);
     const left = (await provider.vacate?.(matchId, tx, after)) ?? null;
     await jobsOf(ctx).cancelKeyed(tx, after, matchId);
+    // A substitute offer of the old game ends with it: its dialogs close everywhere.
+    if ((await presenceOf(tx, matchId)).noShows.size > 0)
+      after.add(() => ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId }));
     const fresh = {
       liveAt: null,
       round: 0,
