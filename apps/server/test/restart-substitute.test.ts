@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { connectSocket, usingPostgres } from './helpers';
 import { spawnedServer } from './spawned';
 
-describe.skipIf(usingPostgres())('restart during substitutions', () => {
+describe(`restart during substitutions on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
   it('a SIGKILL while substitutes take slots loses nothing and puts nobody on two rosters', async () => {
     const server = await spawnedServer(23, {
       ACCEPT_TIMEOUT_MS: '10000',
@@ -93,6 +93,7 @@ describe.skipIf(usingPostgres())('restart during substitutions', () => {
     } finally {
       for (const s of sockets.values()) s.disconnect();
       await server.kill();
+      await server.dispose();
     }
   }, 180_000);
 });

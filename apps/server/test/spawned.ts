@@ -1,17 +1,21 @@
 /**
  * The real server as a child process on a data directory of its own, for the tests that SIGKILL
- * it and start it again on the same data (restart-substitute.test.ts): players seeded into the
- * directory before the first start, `start` (until /api/health answers) and `kill` (SIGKILL, then
- * wait for the exit).
+ * it and start it again on the same data (restart*.test.ts): players seeded into the database
+ * before the first start, `start` (until /api/health answers) and `kill` (SIGKILL, then wait for
+ * the exit). On PGlite the database lives in the data directory; in the server-pg project
+ * (TEST_DB=postgres) it is a database of its own on TEST_DATABASE_URL, dropped by `dispose`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { inject } from 'vitest';
-import { openPglite } from '../src/db/client';
+import { type Database, openPglite, openPostgres } from '../src/db/client';
 import { users } from '../src/db/schema';
 import { createTokens } from '../src/modules/auth/tokens';
+import { usingPostgres } from './helpers';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const JWT_SECRET = 'spawned-test-secret-that-is-long-enough-for-hs256';
@@ -29,14 +33,49 @@ export interface SpawnedServer {
   players: SeededPlayer[];
   start(): Promise<void>;
   kill(): Promise<void>;
+  /** The server's database, to read after the last kill (close it when done). */
+  openDatabase(): Database;
+  /** Drops the PostgreSQL database (nothing on PGlite). */
+  dispose(): Promise<void>;
 }
 
-/** `count` verified, voice-linked players with distinct Elo in a fresh data directory. */
-export async function spawnedServer(count: number, env: Record<string, string>): Promise<SpawnedServer> {
+/** A fresh, migrated PostgreSQL database on TEST_DATABASE_URL: its URL and how to drop it. */
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `openpug_spawned_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(sql);
+    await c.end();
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const migrated = openPostgres(url.toString());
+  await migrated.migrate();
+  await migrated.close();
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * `count` verified, voice-linked players with distinct Elo in a fresh data directory; `seed` may
+ * add rows of its own (friendships, …) to that database before the first start.
+ */
+export async function spawnedServer(
+  count: number,
+  env: Record<string, string>,
+  seed?: (db: Database['db'], playerIds: string[]) => Promise<unknown>,
+): Promise<SpawnedServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'openpug-spawned-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const base = `http://127.0.0.1:${port}`;
-  const seed = openPglite(path.join(dataDir, 'db'), new Blob([readFileSync(inject('pgliteTemplate'))]));
+  const postgres = usingPostgres() ? await freshPostgres() : null;
+  const openDatabase = () => (postgres ? openPostgres(postgres.url) : openPglite(path.join(dataDir, 'db')));
+  const seedDb = postgres
+    ? openPostgres(postgres.url)
+    : openPglite(path.join(dataDir, 'db'), new Blob([readFileSync(inject('pgliteTemplate'))]));
   const rows = Array.from({ length: count }, (_, i) => ({
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
     name: `p${i}`,
@@ -45,8 +84,12 @@ export async function spawnedServer(count: number, env: Record<string, string>):
     teamSpeakId: `ts-${i}`,
     verified: true,
   }));
-  await seed.db.insert(users).values(rows);
-  await seed.close();
+  await seedDb.db.insert(users).values(rows);
+  await seed?.(
+    seedDb.db,
+    rows.map((r) => r.id),
+  );
+  await seedDb.close();
   const tokens = createTokens(JWT_SECRET);
   const players = await Promise.all(
     rows.map(async (r) => ({ id: r.id, name: r.name, elo: r.elo, token: (await tokens.sign(r.id)).token })),
@@ -68,6 +111,7 @@ export async function spawnedServer(count: number, env: Record<string, string>):
           DATA_DIR: dataDir,
           JWT_SECRET,
           JOBS_POLL_MS: '200',
+          ...(postgres ? { DATABASE_URL: postgres.url } : {}),
           ...env,
         },
         stdio: ['ignore', 'ignore', process.env.RESTART_DEBUG ? 'inherit' : 'ignore'],
@@ -80,6 +124,10 @@ export async function spawnedServer(count: number, env: Record<string, string>):
         if (Date.now() > until) throw new Error('server did not start');
         await new Promise((r) => setTimeout(r, 100));
       }
+    },
+    openDatabase,
+    async dispose() {
+      await postgres?.drop();
     },
     async kill() {
       const c = child;
