@@ -49,6 +49,29 @@ describe('persisted deadlines', () => {
     await second.stop();
   });
 
+  it('cancelKeyed drops every pending job keyed k or k:<…> of any kind, and nothing else', async () => {
+    const clock = manualClock();
+    const s = new Scheduler(database.db, clock, quiet, 0);
+    const fired: string[] = [];
+    for (const kind of ['keyed-a', 'keyed-b']) s.handle(kind, async (job) => void fired.push(job.id));
+    const due = clock.now() + 1_000;
+    await inTransaction(database.db, async (tx, after) => {
+      for (const [kind, key] of [
+        ['keyed-a', 'm_1'],
+        ['keyed-a', 'm_1:0'],
+        ['keyed-b', 'm_1:7:9'],
+        ['keyed-a', 'm_10'], // another key that starts the same
+        ['keyed-b', 'mx1:0'], // `_` is no wildcard
+      ])
+        await s.schedule(tx, after, kind, key, due);
+    });
+    const dropped = await inTransaction(database.db, (tx, after) => s.cancelKeyed(tx, after, 'm_1'));
+    expect(dropped.sort()).toEqual(['keyed-a:m_1', 'keyed-a:m_1:0', 'keyed-b:m_1:7:9']);
+    clock.advance(1_000);
+    await s.runDue();
+    expect(fired.sort()).toEqual(['keyed-a:m_10', 'keyed-b:mx1:0']);
+  });
+
   it('reschedule pushes a deadline out, and makes a fired one pending again', async () => {
     const clock = manualClock();
     const s = new Scheduler(database.db, clock, quiet, 0);
