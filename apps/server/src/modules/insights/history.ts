@@ -3,7 +3,7 @@
  * count or a match start is recorded exactly when it commits; read by the fill estimate and the
  * heatmap. Old minutes are pruned as new ones are written (at most every PRUNE_EVERY_MS).
  */
-import { asc, gte, lt, min, sql } from 'drizzle-orm';
+import { and, asc, gt, gte, lt, min, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { DAY_MS, ETA_HALF_WINDOW_MS, HISTORY_DAYS, MINUTE_MS, type MinuteBucket } from './eta';
@@ -46,10 +46,9 @@ export async function historyStart(db: Db): Promise<number | null> {
 
 /** Minutes with match starts since `from` (epoch ms). */
 export async function startsSince(db: Db, from: number): Promise<MinuteBucket[]> {
-  const rows = await db
+  return db
     .select({ minute: queueMinutes.minute, matchStarts: queueMinutes.matchStarts })
     .from(queueMinutes)
-    .where(gte(queueMinutes.minute, from))
+    .where(and(gte(queueMinutes.minute, from), gt(queueMinutes.matchStarts, 0)))
     .orderBy(asc(queueMinutes.minute));
-  return rows.filter((r) => r.matchStarts > 0);
 }
