@@ -14,8 +14,8 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { type ChatModerationAction, productUserIdOf } from '@openpug/shared';
-import { useMutation } from '@tanstack/react-query';
+import { type ChatModerationAction, productUserIdOf, type UserCard } from '@openpug/shared';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { EventType, type Room, RoomMemberEvent } from 'matrix-js-sdk';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -228,19 +228,45 @@ export function BannedMembers({ room, captain }: { room: Room; captain: boolean 
       </button>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
         {players.map((b) => (
-          <MenuItem
+          <BannedItem
             key={b.userId}
-            onClick={() => {
+            userId={productUserIdOf(b.userId) ?? ''}
+            fallback={b.name}
+            onPick={(name, userId) => {
               setAnchor(null);
-              setPending({ action: 'unban', userId: productUserIdOf(b.userId) ?? '', name: b.name });
+              setPending({ action: 'unban', userId, name });
             }}
-            data-testid="chat-unban"
-          >
-            {t('chat.moderation.unbanName', { name: b.name })}
-          </MenuItem>
+          />
         ))}
       </Menu>
       {pending && <ModerationDialog room={room} pending={pending} onClose={() => setPending(null)} />}
     </>
+  );
+}
+
+/**
+ * One banned member: a ban event carries no display name (the Matrix name is the bare id), so the
+ * player's name comes from their public user card.
+ */
+function BannedItem({
+  userId,
+  fallback,
+  onPick,
+}: {
+  userId: string;
+  fallback: string;
+  onPick(name: string, userId: string): void;
+}) {
+  const { t } = useTranslation();
+  const card = useQuery({
+    queryKey: ['user-card', userId],
+    queryFn: ({ signal }) => api.get<UserCard>(`/users/${userId}`, { signal, silent: true }),
+    staleTime: 60_000,
+  });
+  const name = card.data?.name ?? fallback;
+  return (
+    <MenuItem onClick={() => onPick(name, userId)} data-testid="chat-unban">
+      {t('chat.moderation.unbanName', { name })}
+    </MenuItem>
   );
 }
