@@ -16,7 +16,8 @@ export function QueueEta({ count }: { count: number }) {
       color="text.secondary"
       data-testid="queue-eta"
       data-status={data.status}
-      sx={{ flexBasis: '100%', lineHeight: 1.3 }}
+      // A width of its own: the widget sizes to its content and must not span the page.
+      sx={{ flexBasis: '100%', maxWidth: { sm: 320 }, lineHeight: 1.3 }}
     >
       {data.status === 'estimate'
         ? t('insights.eta.estimate', { minutes: data.minutes, count: data.days })

@@ -58,37 +58,40 @@ export function AdminCalibrationScreen() {
                 sx={{
                   display: 'grid',
                   gap: 2,
-                  gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 420px) minmax(0, 1fr)' },
+                  // Side by side only where both fit beside the two sidebars; stacked otherwise.
+                  gridTemplateColumns: { xs: 'minmax(0, 1fr)', xl: 'minmax(0, 420px) minmax(0, 1fr)' },
                   alignItems: 'start',
                 }}
               >
                 <ReliabilityPlot bins={data.bins} />
-                <Table
-                  size="small"
-                  data-testid="calibration-table"
-                  sx={{ '& th, & td': { px: { xs: 0.75, sm: 1.5 }, whiteSpace: 'nowrap' } }}
-                >
-                  <TableHead>
-                    <TableRow>
-                      <TableCell>{t('insights.calibration.range')}</TableCell>
-                      <TableCell align="right">{t('insights.calibration.matches')}</TableCell>
-                      <TableCell align="right">{t('insights.calibration.colPredicted')}</TableCell>
-                      <TableCell align="right">{t('insights.calibration.colObserved')}</TableCell>
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {data.bins.map((b) => (
-                      <TableRow key={b.from}>
-                        <TableCell>
-                          {Math.round(b.from * 100)}–{Math.round(b.to * 100)} %
-                        </TableCell>
-                        <TableCell align="right">{b.count}</TableCell>
-                        <TableCell align="right">{pct(b.predicted)}</TableCell>
-                        <TableCell align="right">{pct(b.observed)}</TableCell>
+                <Box sx={{ overflowX: 'auto', minWidth: 0 }}>
+                  <Table
+                    size="small"
+                    data-testid="calibration-table"
+                    sx={{ '& th, & td': { px: { xs: 0.75, sm: 1.5 }, whiteSpace: 'nowrap' } }}
+                  >
+                    <TableHead>
+                      <TableRow>
+                        <TableCell>{t('insights.calibration.range')}</TableCell>
+                        <TableCell align="right">{t('insights.calibration.matches')}</TableCell>
+                        <TableCell align="right">{t('insights.calibration.colPredicted')}</TableCell>
+                        <TableCell align="right">{t('insights.calibration.colObserved')}</TableCell>
                       </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
+                    </TableHead>
+                    <TableBody>
+                      {data.bins.map((b) => (
+                        <TableRow key={b.from}>
+                          <TableCell>
+                            {Math.round(b.from * 100)}–{Math.round(b.to * 100)} %
+                          </TableCell>
+                          <TableCell align="right">{b.count}</TableCell>
+                          <TableCell align="right">{pct(b.predicted)}</TableCell>
+                          <TableCell align="right">{pct(b.observed)}</TableCell>
+                        </TableRow>
+                      ))}
+                    </TableBody>
+                  </Table>
+                </Box>
               </Box>
             </Paper>
           </>
