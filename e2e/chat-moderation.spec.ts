@@ -131,10 +131,13 @@ test('an admin mutes a player, deletes their message and bans them from the glob
       await g.getByTestId('chat-moderate').click();
       await p.screenshot({ path: `${shots}/chat-moderation-menu-${locale}-${tag}.png` });
       await p.getByTestId('chat-moderate-kick').click();
-      await p
-        .getByTestId('chat-moderation-dialog')
-        .getByRole('textbox')
-        .fill(locale === 'de' ? 'Spam' : 'Spam');
+      const d = p.getByTestId('chat-moderation-dialog');
+      await d.getByRole('textbox').fill('Spam');
+      // Photograph once the menu has closed and the dialog has faded in.
+      await expect(p.getByRole('menu')).toHaveCount(0);
+      await expect
+        .poll(() => d.locator('.MuiDialog-container').evaluate((el) => getComputedStyle(el).opacity))
+        .toBe('1');
       await p.screenshot({ path: `${shots}/chat-moderation-dialog-${locale}-${tag}.png` });
       await context.close();
     }
