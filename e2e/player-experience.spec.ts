@@ -3,7 +3,8 @@
  * interface language, the admin section of the navigation and clearer error and empty pages.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { openAs, signUpPlayer } from './helpers/social';
+import { chatWindow, friendMenu } from './helpers/chat';
+import { befriend, openAs, signUpPlayer } from './helpers/social';
 
 /** The computed outline of the focused element. */
 const focusedOutline = (page: Page) =>
@@ -72,4 +73,44 @@ test('a new player is unranked until the placement matches, and the leaderboard 
   await page.goto(`/user/${player.id}/stats`);
   await expect(page.getByText('Unranked', { exact: true }).first()).toBeVisible();
   await context.close();
+});
+
+test('phone: the chat button opens the unread direct message, the rooms button is labelled, drawers cover the chat button', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const ann = await signUpPlayer(request, 'dmA');
+  const ben = await signUpPlayer(request, 'dmB');
+  await befriend(request, ann, ben);
+  const phone = await openAs(browser, ben, { viewport: { width: 390, height: 844 } });
+  await phone.page.goto('/home');
+  const a = await openAs(browser, ann);
+  await a.page.goto('/home');
+  await friendMenu(a.page, ben.name, 'Send Message');
+  await chatWindow(a.page).getByTestId('chat-input').fill('Psst, Ben');
+  await chatWindow(a.page).getByTestId('chat-input').press('Enter');
+
+  // The badge counts the direct message; a tap opens that room, not the global one.
+  const page = phone.page;
+  await expect(page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
+  await page.getByTestId('chat-launcher').click();
+  await expect(page.getByTestId('chat-message').filter({ hasText: 'Psst, Ben' })).toBeVisible();
+  await expect(page.getByTestId('chat-room-name')).toHaveText(ann.name);
+  await expect(page.getByRole('button', { name: 'Rooms' })).toBeVisible();
+
+  // The friends drawer covers the chat button: its add-friends button takes the tap.
+  await page.goto('/home');
+  await page.getByRole('button', { name: /Friends/ }).click();
+  const add = page.locator('.MuiDrawer-paper').getByRole('button', { name: 'Add friends' });
+  await expect(add).toBeVisible();
+  const box = await add.boundingBox();
+  expect(box).toBeTruthy();
+  const hit = await page.evaluate(
+    ({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent ?? '',
+    { x: (box?.x ?? 0) + (box?.width ?? 0) - 8, y: (box?.y ?? 0) + (box?.height ?? 0) / 2 },
+  );
+  expect(hit).toContain('Add friends');
+  await a.context.close();
+  await phone.context.close();
 });

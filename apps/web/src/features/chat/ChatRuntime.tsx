@@ -1,7 +1,8 @@
 /**
  * The logged-in chat runtime, mounted by the layout (lazily, so matrix-js-sdk stays out of the
  * first load): signs in to the messaging server with the session's credentials, keeps syncing,
- * and shows the floating window (or its launcher) outside the chat routes.
+ * and shows the floating window (or its launcher) outside the chat routes. The launcher opens the
+ * room with unread messages, if any (docs/contract.md §2 Global layout).
  */
 import { type MatrixSession, matrixSessionSchema } from '@openpug/shared';
 import { useEffect } from 'react';
@@ -9,6 +10,7 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../session/store';
 import { ChatLauncher, ChatWindow } from './ChatWindow';
 import { rejectsCredentials, startChat, stopChat } from './engine';
+import { launcherRoom } from './rules';
 import { prefersChatRoute } from './social';
 import { openChatWindow, useChat } from './store';
 
@@ -49,9 +51,10 @@ export function ChatRuntime({ onChatRoute }: { onChatRoute: boolean }) {
   return (
     <ChatLauncher
       onOpen={() => {
-        const { chatId } = useChat.getState();
-        if (prefersChatRoute()) navigate(chatId ? `/chat/${encodeURIComponent(chatId)}` : '/chat/global');
-        else openChatWindow();
+        const { chatId, chats } = useChat.getState();
+        const target = launcherRoom(chats, chatId);
+        if (prefersChatRoute()) navigate(target ? `/chat/${encodeURIComponent(target)}` : '/chat/global');
+        else openChatWindow(target);
       }}
     />
   );
