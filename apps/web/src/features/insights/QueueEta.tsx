@@ -17,7 +17,7 @@ export function QueueEta({ count }: { count: number }) {
       data-testid="queue-eta"
       data-status={data.status}
       // A width of its own: the widget sizes to its content and must not span the page.
-      sx={{ flexBasis: '100%', maxWidth: { sm: 320 }, lineHeight: 1.3 }}
+      sx={{ display: 'block', maxWidth: { sm: 300 }, lineHeight: 1.3, mt: 0.25 }}
     >
       {data.status === 'estimate'
         ? t('insights.eta.estimate', { minutes: data.minutes, count: data.days })

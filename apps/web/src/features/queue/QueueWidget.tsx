@@ -124,6 +124,7 @@ export function QueueWidget() {
                 {t('queue.count', { count })}
               </Box>
             </Typography>
+            {inQueue && !accepting && <QueueEta count={count} />}
           </Box>
           {accepting ? null : inQueue ? (
             <Button
@@ -150,7 +151,6 @@ export function QueueWidget() {
               {t('queue.play')}
             </Button>
           )}
-          {inQueue && !accepting && <QueueEta count={count} />}
           {inQueue && !accepting && <NotificationOptIn sx={{ flexBasis: '100%' }} />}
           {inQueue && !accepting && <ArenaQueueButton />}
           {!linked && (
