@@ -19,7 +19,7 @@ import { spawnedServer } from './spawned';
 
 const MATCH_JOB_KINDS = [ACCEPT_JOB, PICK_JOB, BAN_JOB, ALLOCATE_JOB, SIM_JOB];
 
-const TIMEOUT = 4_000;
+const TIMEOUT = 5_000;
 
 describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
   it('survives SIGKILL in the accept phase, a pick turn, the map veto and a live match', async () => {
@@ -88,14 +88,10 @@ describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, (
       const viewer = people[0].id; // not a participant: a spectator
       let s = await getState(matchId, viewer);
       expect(s.status).toBe('playerveto');
-      expect(
-        (
-          await act(s.teamOne.captain._id, 'pick-player', {
-            matchId,
-            pickedId: s.pool[s.pool.length - 1]._id,
-          })
-        ).ok,
-      ).toBe(true);
+      // Team one's captain picks (unless, on a slow machine, the deadline was faster); then the
+      // server dies on team two's turn.
+      await act(s.teamOne.captain._id, 'pick-player', { matchId, pickedId: s.pool[s.pool.length - 1]._id });
+      await expect.poll(async () => (await getState(matchId, viewer)).turn).toBe('teamTwo');
       s = await getState(matchId, viewer);
       // What the deadline must pick for team two: the fairest player (fairness.ts), once.
       const fairest = fairestPick(
@@ -103,13 +99,14 @@ describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, (
         s.teamOne.players.map((x) => x.elo),
         s.pool,
       );
+      const teamTwoBefore = s.teamTwo.players.length;
       expect(s.turn).toBe('teamTwo');
       await kill();
       await start();
       // Under load more turns may time out before the clients are back; the first one is what matters.
       await expect
         .poll(async () => (await getState(matchId, viewer)).teamTwo.players.length, { timeout: 15_000 })
-        .toBeGreaterThanOrEqual(2);
+        .toBeGreaterThan(teamTwoBefore);
       s = await getState(matchId, viewer);
       log(
         JSON.stringify({
@@ -119,7 +116,7 @@ describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, (
           fairest: fairest?.elo,
         }),
       );
-      expect(s.teamTwo.players[1]._id).toBe(fairest?._id); // the timeout auto-picked the fairest player, once
+      expect(s.teamTwo.players[teamTwoBefore]._id).toBe(fairest?._id); // the timeout auto-picked the fairest player, once
       while (s.status === 'playerveto') {
         const captain = s.turn === 'teamOne' ? s.teamOne.captain : s.teamTwo.captain;
         await act(captain._id, 'pick-player', { matchId, pickedId: s.pool[0]._id });
@@ -198,5 +195,5 @@ describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, (
       await db.close();
       await server.dispose();
     }
-  }, 120_000);
+  }, 180_000);
 });

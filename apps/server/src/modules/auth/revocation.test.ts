@@ -141,6 +141,8 @@ describe.each(modes)('revoked sessions on the $name homeserver', ({ name, env })
   it('a password change ends the other sessions’ sockets and every chat token; the caller keeps its socket and gets chat credentials again', async () => {
     const here = await signedInPlayer();
     const elsewhere = await login(here.user.email);
+    // Two sign-ins in the same second are still two sessions (a random jti in each token).
+    expect(elsewhere.json().token).not.toBe(here.token);
     const elsewhereMatrix = elsewhere.json().matrix.accessToken as string;
     const socket = await connectSocket(url, elsewhere.json().token);
     const ended = recordUntilDisconnect(socket);

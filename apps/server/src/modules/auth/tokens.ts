@@ -6,7 +6,7 @@
  * or reset bumps the account's generation, so every token issued before it stops verifying — on
  * HTTP and at socket sign-in alike — once the app wraps its tokens with `withSessionCheck`.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TOKEN_VALIDITY_MINUTES } from '@openpug/shared';
@@ -38,8 +38,11 @@ export function createTokens(secret: string | Uint8Array, now: () => number = Da
     secret: key,
     async sign(userId, generation = 0) {
       const expiresAt = now() + TOKEN_VALIDITY_MINUTES * 60_000;
+      // A random jti: two sign-ins in the same second get different tokens, so a password change
+      // that spares the caller's own sockets (by token) spares no other session.
       const token = await new SignJWT({ typ: 'session', gen: generation })
         .setProtectedHeader({ alg: 'HS256' })
+        .setJti(randomUUID())
         .setSubject(userId)
         .setIssuedAt(Math.floor(now() / 1000))
         .setExpirationTime(Math.floor(expiresAt / 1000))
