@@ -4,6 +4,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { chatWindow, friendMenu } from './helpers/chat';
+import { signUpAdmin } from './helpers/competition';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
 
 /** The computed outline of the focused element. */
@@ -113,4 +114,33 @@ test('phone: the chat button opens the unread direct message, the rooms button i
   expect(hit).toContain('Add friends');
   await a.context.close();
   await phone.context.close();
+});
+
+test('About: the community, rules, how a match works, the Elo numbers and the version; an admin edits the texts', async ({
+  browser,
+  page,
+  request,
+}) => {
+  await page.goto('/about');
+  await expect(page.getByTestId('about-how').getByRole('listitem')).toHaveCount(6);
+  await expect(page.getByTestId('about-how')).toContainText('Everyone has 30 seconds to accept');
+  await expect(page.getByTestId('about-elo')).toContainText(
+    'Everyone starts at 200 Elo. A win adds 12, a loss takes 10',
+  );
+  await expect(page.getByTestId('about-elo')).toContainText('after 5 finished matches');
+  await expect(page.getByTestId('about-version')).toContainText('Version ');
+  await expect(page.getByRole('button', { name: 'Edit texts' })).toHaveCount(0);
+
+  const admin = await signUpAdmin(request);
+  const { context, page: adminPage } = await openAs(browser, admin);
+  await adminPage.goto('/about');
+  await adminPage.getByRole('button', { name: 'Edit texts' }).click();
+  const dialog = adminPage.getByRole('dialog');
+  const rules = `No smurfs, ${Date.now()}`;
+  await dialog.getByLabel('Rules').fill(rules);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  await context.close();
+  await page.reload();
+  await expect(page.getByTestId('about-rules')).toContainText(rules);
 });

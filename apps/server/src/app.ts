@@ -18,6 +18,7 @@ import { homeserverModule } from './homeserver';
 import { frameworkErrors, installErrorHandling } from './lib/errors';
 import { refuseNulCharacters } from './lib/input';
 import { installRequestIdHeader, loggerOptions, requestIdOptions } from './logging';
+import { aboutModule } from './modules/about/routes';
 import { accountsRoutes } from './modules/accounts/routes';
 import { sessionGenerationOf } from './modules/accounts/service';
 import { adminModule } from './modules/admin/routes';
@@ -168,6 +169,7 @@ export async function buildApp(
     privacyModule,
     arenaModule,
     insightsModule,
+    aboutModule,
   ];
   for (const module of modules) await app.register(module(ctx));
 

@@ -271,6 +271,12 @@ const MATRIX: Record<string, Row> = {
     body: { password: 'not-the-password' },
   }),
 
+  // ---- about ----
+  'GET /api/about': publicRoute('/api/about'),
+  'PUT /api/about': adminOnly('/api/about', 200, {
+    body: { locale: 'en', community: 'A community', rules: 'Be kind', contact: 'mail us' },
+  }),
+
   // ---- arena ----
   'GET /api/arena': signedIn('/api/arena'),
   'GET /api/admin/arena': adminOnly('/api/admin/arena'),

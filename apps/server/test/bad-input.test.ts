@@ -29,6 +29,7 @@ const catalogue = new Set<string>(ERROR_KEYS);
 /** Routes anyone may call (docs/contract.md §6, §7): sign-in flows, public pages' data, the game server's callbacks. */
 const PUBLIC = new Set([
   'GET /api/health',
+  'GET /api/about',
   'POST /api/register',
   'POST /api/login',
   'POST /api/verify',
@@ -76,6 +77,7 @@ const PUBLIC = new Set([
 
 /** Admin-only routes: a player's token is refused with 403. */
 const ADMIN = new Set([
+  'PUT /api/about',
   'GET /api/drops',
   'GET /api/drops/awards',
   'POST /api/drops/',

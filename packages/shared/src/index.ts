@@ -1,3 +1,4 @@
+export * from './about';
 export * from './accounts';
 export * from './admin-match';
 export * from './arena';

@@ -81,9 +81,10 @@ export const auditActions = [
   'drop.delete',
   'report.resolve',
   'chat.moderate',
+  'about.update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
-export const auditTargetTypes = ['user', 'match', 'drop'] as const;
+export const auditTargetTypes = ['user', 'match', 'drop', 'page'] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];
 
 /** One audit entry (GET /api/admin/audit). `before` / `after` are the changed state as JSON. */

@@ -5,6 +5,7 @@
 
 export * from '../homeserver/schema';
 export * from '../jobs/schema';
+export * from '../modules/about/schema';
 export * from '../modules/accounts/schema';
 export * from '../modules/arena/schema';
 export * from '../modules/chat/schema';

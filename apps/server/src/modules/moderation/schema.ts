@@ -33,7 +33,7 @@ export const auditLog = pgTable(
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     actorId: text('actor_id').notNull(),
     action: text('action').notNull(),
-    targetType: text('target_type', { enum: ['user', 'match', 'drop'] }).notNull(),
+    targetType: text('target_type', { enum: ['user', 'match', 'drop', 'page'] }).notNull(),
     targetId: text('target_id').notNull(),
     reason: text('reason'),
     before: jsonb('before'),

@@ -1,0 +1,92 @@
+/**
+ * The About page (docs/contract.md §2 /about): GET /api/about answers anyone the texts admins wrote
+ * for a language (else '') with the facts of this deployment — the Elo numbers, the placement,
+ * the accept time and the version. PUT /api/about (admins, audited) replaces one language's texts.
+ */
+import {
+  type AboutTexts,
+  aboutQuerySchema,
+  aboutSchema,
+  aboutUpdateBodySchema,
+  ELO_DEFAULT,
+  type Locale,
+} from '@openpug/shared';
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context';
+import { inTransaction } from '../../jobs';
+import { localeFromHeader } from '../accounts/session';
+import { requireAdmin } from '../auth/guard';
+import { recordAudit } from '../moderation/audit';
+import { aboutTexts } from './schema';
+
+const EMPTY: AboutTexts = { community: '', rules: '', contact: '' };
+
+async function textsOf(ctx: AppContext, locale: Locale): Promise<AboutTexts> {
+  const [row] = await ctx.db.select().from(aboutTexts).where(eq(aboutTexts.locale, locale));
+  return row ? { community: row.community, rules: row.rules, contact: row.contact } : EMPTY;
+}
+
+export function aboutModule(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const about = async (locale: Locale) => ({
+      texts: await textsOf(ctx, locale),
+      facts: {
+        eloStart: ELO_DEFAULT,
+        eloWin: ctx.config.ELO_WIN,
+        eloLoss: ctx.config.ELO_LOSS,
+        placementMatches: ctx.config.PLACEMENT_MATCHES,
+        acceptSeconds: Math.round(ctx.config.ACCEPT_TIMEOUT_MS / 1000),
+      },
+      version: ctx.version,
+    });
+
+    app.get(
+      '/api/about',
+      {
+        schema: {
+          tags: ['about'],
+          summary: "The About page: the community's texts in a language, and this deployment's rules",
+          querystring: aboutQuerySchema,
+          response: { 200: aboutSchema },
+        },
+      },
+      async (request) => about(request.query.locale ?? localeFromHeader(request.headers['accept-language'])),
+    );
+
+    app.put(
+      '/api/about',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['about'],
+          summary: "Admin: replace one language's About texts (audited)",
+          security: [{ bearer: [] }],
+          body: aboutUpdateBodySchema,
+          response: { 200: aboutSchema },
+        },
+      },
+      async (request) => {
+        const { locale, ...texts } = request.body;
+        const actorId = request.userId as string; // requireAdmin let only a signed-in admin through
+        const before = await textsOf(ctx, locale);
+        await inTransaction(ctx.db, async (tx) => {
+          const row = { ...texts, updatedAt: ctx.clock.now(), updatedBy: actorId };
+          await tx
+            .insert(aboutTexts)
+            .values({ locale, ...row })
+            .onConflictDoUpdate({ target: aboutTexts.locale, set: row });
+          await recordAudit(ctx, tx, {
+            actorId,
+            action: 'about.update',
+            targetType: 'page',
+            targetId: `about:${locale}`,
+            before,
+            after: texts,
+          });
+        });
+        return about(locale);
+      },
+    );
+  };
+}

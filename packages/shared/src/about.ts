@@ -1,0 +1,34 @@
+/**
+ * The About page (docs/contract.md §2 /about): the community's own words — what it is, its rules,
+ * how to reach it — which admins edit per language, beside the facts the server knows (Elo
+ * numbers, placement, accept time, version).
+ */
+import { z } from 'zod';
+import { localeSchema } from './accounts';
+
+export const ABOUT_TEXT_MAX = 4000;
+const aboutText = z.string().trim().max(ABOUT_TEXT_MAX, 'INVALID_INPUT');
+
+/** The admin-written texts of one language; '' where none was written (the web shows its default). */
+export const aboutTextsSchema = z.object({ community: aboutText, rules: aboutText, contact: aboutText });
+export type AboutTexts = z.infer<typeof aboutTextsSchema>;
+
+/** PUT /api/about (admins): the texts of one language. */
+export const aboutUpdateBodySchema = aboutTextsSchema.extend({ locale: localeSchema });
+export type AboutUpdateBody = z.infer<typeof aboutUpdateBodySchema>;
+
+export const aboutQuerySchema = z.object({ locale: localeSchema.optional() });
+
+/** GET /api/about. */
+export const aboutSchema = z.object({
+  texts: aboutTextsSchema,
+  facts: z.object({
+    eloStart: z.number().int(),
+    eloWin: z.number().int(),
+    eloLoss: z.number().int(),
+    placementMatches: z.number().int(),
+    acceptSeconds: z.number().int(),
+  }),
+  version: z.string(),
+});
+export type About = z.infer<typeof aboutSchema>;
