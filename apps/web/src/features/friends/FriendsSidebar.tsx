@@ -27,6 +27,7 @@ import { StatusLine } from '../../ui/StatusLine';
 import { tokens } from '../../ui/tokens';
 import { UserAvatar } from '../../ui/UserAvatar';
 import { eloOf } from '../../ui/UserCard';
+import { visuallyHidden } from '../../ui/visuallyHidden';
 import { useGlobalChatUnread, useOpenDirectChat, useOpenGlobalChat } from '../chat/social';
 import { answerFriendRequest, cancelFriendRequest, removeFriend } from './actions';
 import { filterByName, groupFriends } from './state';
@@ -57,9 +58,12 @@ function OwnCard() {
   return (
     <ButtonBase
       onClick={() => go(`/user/${me._id}`)}
-      aria-label={t('friends.sidebar.ownCard')}
       sx={{ display: 'flex', gap: 1.5, p: 2, justifyContent: 'flex-start', textAlign: 'left', width: '100%' }}
     >
+      {/* Named by what it shows, after a hidden "My profile" (an aria-label would hide the name and rank). */}
+      <Box component="span" sx={visuallyHidden}>
+        {t('friends.sidebar.ownCard')}
+      </Box>
       <UserAvatar user={me} size={44} />
       <Box sx={{ minWidth: 0, flex: 1 }}>
         <Typography
@@ -468,7 +472,6 @@ export function FriendsSidebar() {
       >
         <Tab
           value="friends"
-          aria-label={t('friends.sidebar.friendsTab')}
           label={
             <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
               {t('friends.sidebar.friendsTab')}
@@ -489,7 +492,6 @@ export function FriendsSidebar() {
         />
         <Tab
           value="received"
-          aria-label={t('friends.sidebar.receivedTab')}
           label={<RedDot show={received.length > 0} label={t('friends.sidebar.receivedTab')} />}
         />
         <Tab value="sent" label={t('friends.sidebar.sentTab')} />

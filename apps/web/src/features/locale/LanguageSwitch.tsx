@@ -16,7 +16,8 @@ export function LanguageSwitch() {
           lang={locale}
           className={styles.option}
           aria-pressed={i18n.language === locale}
-          aria-label={t(`language.${locale}`)}
+          // The visible code first, so the accessible name contains what is shown (WCAG 2.5.3).
+          aria-label={`${locale.toUpperCase()} – ${t(`language.${locale}`)}`}
           onClick={() => void setLocale(locale)}
         >
           {locale.toUpperCase()}
