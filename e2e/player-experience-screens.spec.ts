@@ -1,7 +1,7 @@
 /**
  * Screenshots of the screens the player-experience fixes changed, in en/de at desktop and phone
  * width: login and sign-up refusals in the form, "check your e-mail", the confirmed sign-up, the
- * leaderboard's placement notes, an unranked player page, the chat page's rooms button, the
+ * leaderboard's placement notes, an unranked player page, the About page, the chat page's rooms button, the
  * friends drawer and the queue widget on a phone.
  * Runs only with SHOTS_DIR set: `SHOTS_DIR=/tmp/shots npx playwright test e2e/player-experience-screens.spec.ts`.
  */
@@ -55,6 +55,9 @@ for (const locale of ['en', 'de'] as const) {
       await page.goto(`/user/${me._id}/stats`);
       await page.getByRole('tablist').waitFor();
       await shot('user-page');
+      await page.goto('/about');
+      await page.getByTestId('about-version').waitFor();
+      await shot('about');
       await page.goto('/chat/global');
       await page.getByTestId('chat-rooms-toggle').waitFor();
       await shot('chat-page');

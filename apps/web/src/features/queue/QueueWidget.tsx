@@ -100,14 +100,15 @@ export function QueueWidget() {
             </Typography>
             <Typography
               component="div"
-              // Wraps rather than overflowing under the button: "2 in der Warteschlange" at 390 px.
+              // Wraps rather than overflowing under the button: "2 in der Warteschlange" at 390 px
+              // breaks between its words (it ran under the Leave button when kept on one line).
               sx={{
                 display: 'flex',
                 flexWrap: 'wrap',
                 alignItems: 'center',
                 columnGap: 1,
                 fontWeight: 700,
-                '& > *': { whiteSpace: 'nowrap' },
+                '& > [data-testid="queue-elapsed"]': { whiteSpace: 'nowrap' },
               }}
             >
               {inQueue && <CircularProgress size={14} thickness={6} aria-hidden />}
@@ -124,7 +125,12 @@ export function QueueWidget() {
                 {t('queue.count', { count })}
               </Box>
             </Typography>
-            {inQueue && !accepting && <QueueEta count={count} />}
+            {/* On a phone the estimate's sentence doubled the widget's height over every page. */}
+            {inQueue && !accepting && (
+              <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
+                <QueueEta count={count} />
+              </Box>
+            )}
           </Box>
           {accepting ? null : inQueue ? (
             <Button
