@@ -129,6 +129,8 @@ describe('users: the player directory and the public user card', () => {
       matrixId: expect.stringMatching(new RegExp(`^@${ids.anna}:`)),
       banner: 'ezpug',
       recentResults: [],
+      // No accept phase, match or offence yet: no reliability score ("New" on the card).
+      reliability: null,
       stats: { elo: 300 },
       rank: 2,
       status: {
