@@ -102,6 +102,31 @@ describe('sign-up', () => {
       .where(eq(pendingSignups.email, 'alice@example.test'));
     expect(pending).toHaveLength(1);
     expect(pending[0].idHash).not.toBe(id);
+    // Sign-ups confirmed or expired are swept away by the next one.
+    const stale = { name: 'x', passwordHash: 'x', locale: 'en', createdAt: new Date(0) };
+    await t.app.ctx.db.insert(pendingSignups).values([
+      {
+        ...stale,
+        idHash: 'expired',
+        email: 'gone1@example.test',
+        expiresAt: new Date(t.app.ctx.clock.now() - 1),
+      },
+      {
+        ...stale,
+        idHash: 'used',
+        email: 'gone2@example.test',
+        expiresAt: new Date(t.app.ctx.clock.now() + 60_000),
+        usedAt: new Date(),
+      },
+    ]);
+    expect(
+      (await post('/api/register', { name: 'Sweeper', email: 'sweeper@example.test', password: 'secret1' }))
+        .statusCode,
+    ).toBe(202);
+    const left = await t.app.ctx.db.select({ idHash: pendingSignups.idHash }).from(pendingSignups);
+    expect(left.map((r) => r.idHash)).not.toContain('expired');
+    expect(left.map((r) => r.idHash)).not.toContain('used');
+    expect(left.map((r) => r.idHash)).toContain(pending[0].idHash);
     expect(pending[0].passwordHash).toMatch(/^\$argon2id\$/);
     const confirmed = await post('/api/verify', { id });
     expect(confirmed.statusCode).toBe(200);
@@ -186,12 +211,12 @@ describe('sign-up', () => {
     expect(mails[0].text).toContain('https://pug.example/forgot');
     expect(mails[0].text).not.toMatch(/\/verify\/|\/reset\//);
     expect(await rowByEmail('taken@example.test')).toEqual(before);
-    // No new pending sign-up: only the owner's own, used one.
+    // No new pending sign-up for the address (the owner's own, used one was swept away).
     const pending = await t.app.ctx.db
       .select()
       .from(pendingSignups)
       .where(eq(pendingSignups.email, 'taken@example.test'));
-    expect(pending.map((p) => p.usedAt !== null)).toEqual([true]);
+    expect(pending.filter((p) => p.usedAt === null)).toEqual([]);
     // The other password does not log in; the owner's still does.
     expect(
       (await post('/api/login', { email: 'taken@example.test', password: 'other-pass' })).statusCode,

@@ -3,7 +3,7 @@
  * SHA-256 is stored. Consuming is one conditional UPDATE, so a link works exactly once.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { accountTokens, pendingSignups } from './schema';
 
@@ -90,6 +90,16 @@ export async function issuePendingSignup(
     createdAt: new Date(now),
   });
   return id;
+}
+
+/**
+ * Deletes the sign-ups confirmed or expired: they are of no use and hold a name, an address and
+ * a password hash. Every sign-up call runs it, whichever branch it takes.
+ */
+export async function sweepPendingSignups(ctx: AppContext): Promise<void> {
+  await ctx.db
+    .delete(pendingSignups)
+    .where(or(isNotNull(pendingSignups.usedAt), lte(pendingSignups.expiresAt, new Date(ctx.clock.now()))));
 }
 
 /** Uses a sign-up link up; null when it is unknown, used or expired (or someone else was faster). */

@@ -54,6 +54,7 @@ import {
   issueOneTimeId,
   issuePendingSignup,
   peekOneTimeId,
+  sweepPendingSignups,
   voidOneTimeIds,
 } from './onetime';
 import { rateLimiter } from './rate-limit';
@@ -186,6 +187,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const [existing, passwordHash] = await Promise.all([
           findUserByEmail(ctx.db, body.email),
           hashPassword(body.password),
+          sweepPendingSignups(ctx),
         ]);
         if (existing?.email) {
           const ownerLocale = localeOf(existing.locale);
