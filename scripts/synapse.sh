@@ -154,6 +154,10 @@ rc_admin_redaction: $relaxed
 rc_3pid_validation: $relaxed
 rc_media_create: $relaxed
 rc_delayed_event_mgmt: $relaxed
+# Tests create many rooms and file reports as one user within seconds (defaults: a burst of 10
+# rooms, then one a minute; 5 reports: synapse/config/ratelimiting.py).
+rc_room_creation: $relaxed
+rc_reports: $relaxed
 YAML
 
 if [[ ! -f "$DIR/$SERVER_NAME.signing.key" ]]; then
