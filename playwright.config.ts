@@ -9,21 +9,11 @@ const baseURL = `http://localhost:${port}`;
 const matchzyPort = port + 1;
 const matchzyURL = `http://localhost:${matchzyPort}`;
 
-// Specs that never queue, use no shared chat room and change nothing another spec reads: they run
-// on a second worker beside the journeys. Everything else shares one worker: the journeys share
-// one server and one queue, and two that queue ten players at the same time would draw each
-// other's players into their accept phases.
-const BESIDE_THE_QUEUE = [
-  '**/accessibility.spec.ts',
-  '**/accounts-screens.spec.ts',
-  '**/accounts.spec.ts',
-  '**/social-screens.spec.ts',
-  '**/social.spec.ts',
-];
-
 export default defineConfig({
   testDir: 'e2e',
-  workers: 2,
+  // One worker: the journeys share one server and one queue, and two that queue ten players at
+  // the same time would draw each other's players into their accept phases.
+  workers: 1,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
@@ -52,15 +42,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'admin', testMatch: '**/admin.setup.ts' },
-    {
-      name: 'journeys',
-      testIgnore: ['matchzy/**', ...BESIDE_THE_QUEUE],
-      workers: 1,
-      dependencies: ['admin'],
-    },
-    { name: 'beside', testMatch: BESIDE_THE_QUEUE, workers: 1, dependencies: ['admin'] },
-    { name: 'matchzy', testMatch: 'matchzy/**/*.spec.ts', use: { baseURL: matchzyURL }, workers: 1 },
+    { name: 'journeys', testIgnore: 'matchzy/**' },
+    { name: 'matchzy', testMatch: 'matchzy/**/*.spec.ts', use: { baseURL: matchzyURL } },
   ],
   webServer: [
     {

@@ -319,9 +319,15 @@ function RoomBody({ room, variant, captain }: { room: Room; variant: ChatVariant
               type="button"
               onClick={() => void loadMore()}
               disabled={loadingMore}
+              aria-busy={loadingMore}
+              aria-label={t('chat.loadMore')}
               data-testid="chat-load-more"
             >
-              {loadingMore ? <CircularProgress size={14} /> : t('chat.loadMore')}
+              {loadingMore ? (
+                <CircularProgress size={14} aria-label={t('chat.loading')} />
+              ) : (
+                t('chat.loadMore')
+              )}
             </button>
           </div>
         )}

@@ -250,7 +250,8 @@ export function ChatLauncher({ onOpen }: { onOpen: () => void }) {
       type="button"
       className={styles.launcher}
       onClick={onOpen}
-      aria-label={t('chat.open')}
+      // The visible count belongs to the name too (WCAG 2.5.3, label in name).
+      aria-label={total > 0 ? `${t('chat.open')} (${total})` : t('chat.open')}
       data-testid="chat-launcher"
     >
       <ChatIcon size={24} />

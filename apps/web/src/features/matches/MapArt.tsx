@@ -152,8 +152,8 @@ export function MapArt({
   return (
     <svg
       viewBox="0 0 160 90"
-      role="img"
-      aria-label={name}
+      // Without a map (a match before its veto) the picture says nothing: hidden from screen readers.
+      {...(name ? { role: 'img', 'aria-label': name } : { 'aria-hidden': true })}
       style={{ display: 'block', width: '100%', height: 'auto' }}
     >
       <defs>
