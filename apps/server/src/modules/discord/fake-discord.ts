@@ -57,10 +57,14 @@ export async function startFakeDiscord(token: string) {
         res.end(JSON.stringify(json));
       };
 
+      // reference#authentication: a bot token goes as `Authorization: Bot <token>`; else 401.
       if (req.headers.authorization !== `Bot ${token}`)
         return answer(401, { message: '401: Unauthorized', code: 0 });
+      // Any other path: Discord's 404 body (reference#error-messages, code 0).
       if (req.method !== 'POST' || route === 'other')
         return answer(404, { message: '404: Not Found', code: 0 });
+      // topics/rate-limits#exceeding-a-rate-limit: 429 with retry_after (s), global and the
+      // Retry-After and X-RateLimit-Scope headers; a scripted 5xx stands for Discord's own outages.
       const next = scripted[route].shift();
       if (next?.status === 429)
         return answer(
@@ -71,6 +75,8 @@ export async function startFakeDiscord(token: string) {
       if (next) return answer(next.status, { message: 'Internal Server Error', code: 0 });
 
       if (route === 'channels') {
+        // resources/user#create-dm: the DM channel object (type 1 = DM, channel#channel-object-channel-types);
+        // one channel per recipient, returned again on a second call; unknown user → 10013.
         const recipient = String(body.recipient_id ?? '');
         if (unknownUsers.has(recipient) || !/^\d+$/.test(recipient))
           return answer(404, { message: 'Unknown User', code: 10013 });
@@ -88,9 +94,11 @@ export async function startFakeDiscord(token: string) {
       }
       const channelId = messages?.[1] ?? '';
       const recipient = [...channels].find(([, c]) => c === channelId)?.[0];
+      // topics/opcodes-and-status-codes#json: 10003 Unknown Channel, 50007 Cannot send messages to this user.
       if (!recipient) return answer(404, { message: 'Unknown Channel', code: 10003 });
       if (closedDms.has(recipient))
         return answer(403, { message: 'Cannot send messages to this user', code: 50007 });
+      // resources/message#create-message: 200 with the message object (resources/message#message-object).
       return answer(200, {
         id: nextId(),
         channel_id: channelId,

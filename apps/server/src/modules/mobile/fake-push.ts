@@ -42,12 +42,15 @@ export async function startFakePushService(
   const decrypt = (path: string, body: Buffer): unknown => {
     const b = browsers.get(path);
     if (!b) return null;
+    // The aes128gcm header: salt (16), record size (4), idlen (1), keyid = the sender's public key
+    // (RFC 8188 §2.1; RFC 8291 §4 puts the application server's ECDH key there).
     const salt = body.subarray(0, 16);
     const idlen = body[20];
     const asPublic = body.subarray(21, 21 + idlen);
     const ciphertext = body.subarray(21 + idlen);
     const uaPublic = b.ecdh.getPublicKey();
     const ecdhSecret = b.ecdh.computeSecret(asPublic);
+    // Key and nonce derivation of RFC 8291 §3.3–§3.4 (HKDF with the auth secret, then RFC 8188 §2.2–§2.3).
     const prkKey = hmac(b.auth, ecdhSecret);
     const ikm = hmac(
       prkKey,
@@ -62,11 +65,13 @@ export async function startFakePushService(
       decipher.update(ciphertext.subarray(0, ciphertext.length - 16)),
       decipher.final(),
     ]);
-    const end = plain.lastIndexOf(2);
+    const end = plain.lastIndexOf(2); // the last record's padding delimiter 0x02 (RFC 8188 §2)
     return JSON.parse(plain.subarray(0, end).toString('utf8'));
   };
 
   const checkVapid = async (header: string | undefined): Promise<ReceivedPush['vapid']> => {
+    // `vapid t=<JWT>, k=<key>` (RFC 8292 §3); the key is an uncompressed P-256 point (§3.2) and the
+    // JWT is signed with ES256 (§2).
     const m = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(header ?? '');
     if (!m) return { ok: false, reason: `bad Authorization header: ${header}` };
     const [, jwt, k] = m;
@@ -108,6 +113,8 @@ export async function startFakePushService(
       vapid: await checkVapid(req.headers.authorization),
       payload,
     });
+    // 201 Created for an accepted message (RFC 8030 §5); a test scripts 404/410 (§7.3), 429 with
+    // Retry-After (§8.4) or another refusal.
     const retryAfter = options.retryAfter?.();
     res.writeHead(options.status?.() ?? 201, retryAfter ? { 'retry-after': retryAfter } : {});
     res.end();

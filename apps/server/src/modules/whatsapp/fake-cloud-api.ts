@@ -182,6 +182,8 @@ export async function startFakeCloudApi(opts: FakeCloudApiOptions): Promise<Fake
     res.end(JSON.stringify(body));
     return status;
   };
+  // [Errors] "Error object": {error: {message, type: OAuthException, code, error_data: {messaging_product,
+  // details}, fbtrace_id}}, the message starting with "(#<code>)".
   const refuse = (res: ServerResponse, status: number, code: number, details: string, headers = {}) =>
     answer(
       res,
@@ -248,6 +250,8 @@ export async function startFakeCloudApi(opts: FakeCloudApiOptions): Promise<Fake
       // Refused below.
     }
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    // [Errors] code table: 100 invalid parameter (here an unknown path or a bad field), 190 access
+    // token expired or invalid (HTTP 401).
     if (req.method !== 'POST' || path !== `/v21.0/${opts.phoneNumberId}/messages`)
       return refuse(res, 404, 100, `unknown path ${path}`);
     if (req.headers.authorization !== `Bearer ${opts.token}`)
@@ -279,12 +283,15 @@ export async function startFakeCloudApi(opts: FakeCloudApiOptions): Promise<Fake
       if (typeof text?.body !== 'string' || !text.body) return refuse(res, 400, 100, 'text.body is required');
     } else return refuse(res, 400, 100, `unsupported type ${String(body.type)}`);
 
+    // [Templates] / "Send messages": 200 {messaging_product, contacts: [{input, wa_id}], messages: [{id}]}.
     const id = `wamid.FAKE${String(++n).padStart(6, '0')}`;
     answer(res, 200, {
       messaging_product: 'whatsapp',
       contacts: [{ input: to, wa_id: to }],
       messages: [{ id }],
     });
+    // [Errors] 131047 "Re-engagement message": a free-form text outside the 24-hour window is
+    // accepted, then reported `failed` on the webhook ("Synchronous and Asynchronous").
     if (body.type === 'text' && !windows.has(to))
       enqueue([
         {
