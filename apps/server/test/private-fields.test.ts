@@ -3,7 +3,8 @@
  * realistic session — friends, a whole match from the queue to the result over the socket, the
  * leaderboard, player cards, search, reports, their data export, the chat — and every HTTP answer
  * and socket event they get is scanned for the other players' e-mail, phone and TeamSpeak id,
- * which are set to values that cannot appear by chance.
+ * which are set to values that cannot appear by chance. Every route, each caller, is scanned the
+ * same way with the authorization matrix's calls (authorization-matrix.test.ts).
  */
 import { matrixUserId } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
