@@ -10,9 +10,9 @@
  * queue or come into the arena while it runs. The first `substitute-accept` takes a slot — under
  * the queue lock and the match row lock, so of two racing players exactly one wins and the other
  * is refused SUBSTITUTE_TAKEN — leaves the queue (or the arena's status: the match takes over),
- * replaces the no-show in the roster and on the game server (bus `match.substituted`). Once every slot is filled the substitutes get their own connect
- * deadline; an offer nobody takes in time cancels the match with NO_SHOW (no Elo change, the
- * players are free again, the server is freed).
+ * replaces the no-show in the roster and on the game server (bus `match.substituted`). Once every
+ * slot is filled the substitutes get their own connect deadline; an offer nobody takes in time
+ * cancels the match with NO_SHOW (no Elo change, the players are free again, the server is freed).
  */
 import { ELO_DEFAULT, type LIVE_MATCH_STATUSES, type TeamKey, type UserStatusPatch } from '@openpug/shared';
 import { and, eq, inArray, isNull, like, or } from 'drizzle-orm';
