@@ -133,8 +133,9 @@ test("a bot never connects: a queued browser player takes its place, the match g
     await pages[0].getByTestId('substitute-accept').click();
 
     // The taker lands in the room on the no-show's team; the other's offer closes.
-    // (the match screen's chunk loads first: slow on a busy machine)
-    await expect(pages[0]).toHaveURL(`/match/${matchId}`, { timeout: 20_000 });
+    // PRIVATE_MATCH_START follows the substitute's status patch, whose listeners include the join
+    // to the match's chat room (Synapse): seconds on a busy machine.
+    await expect(pages[0]).toHaveURL(`/match/${matchId}`, { timeout: 45_000 });
     await expect(pages[0].getByTestId(`team-${team}`)).toContainText(humans[0].name);
     await expect(pages[0].getByTestId(`team-${team}`)).not.toContainText(noShow.name);
     await expect(pages[1].getByTestId('substitute-offer')).toBeHidden();
