@@ -78,8 +78,8 @@ export async function updateArenaServer(
   return row;
 }
 
-/** Every user "In Arena" by the stored rows (on any live server). */
-async function inArenaIds(tx: Db): Promise<Set<string>> {
+/** Every user "In Arena" by the stored rows (on any live server); substitute offers reach them too. */
+export async function inArenaIds(tx: Db): Promise<Set<string>> {
   const rows = await tx.select({ userIds: arenaServers.userIds }).from(arenaServers).where(live);
   return new Set(rows.flatMap((r) => r.userIds));
 }

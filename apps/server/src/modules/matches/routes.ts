@@ -84,9 +84,10 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
       substituteTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)),
     );
     jobs.handle(LEAVER_JOB, (job, tx, after) => leaverTimedOut(ctx, tx, after, job.key));
-    // A player who queues while a substitute offer runs gets it too (in the background).
+    // A player who queues or comes into the arena while a substitute offer runs gets it too (in
+    // the background).
     ctx.bus.on('status.patch', ({ userId, patch }) => {
-      if (patch.inQueue === true)
+      if (patch.inQueue === true || patch.inArena === true)
         void offerRunningSlots(ctx, userId).catch((err) =>
           logOf(ctx).error({ err, userId }, 'substitute offers to a new queue player failed'),
         );

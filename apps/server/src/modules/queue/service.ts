@@ -376,6 +376,15 @@ export async function freeQueuedUserIds(db: Db): Promise<string[]> {
   return rows.map((r) => r.userId);
 }
 
+/** Whether the player is queued at all (in an accept phase or not). */
+export async function isQueued(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ userId: queueEntries.userId })
+    .from(queueEntries)
+    .where(eq(queueEntries.userId, userId));
+  return rows.length > 0;
+}
+
 /**
  * A queued player outside an accept phase leaves the queue to substitute in a match, in the
  * caller's transaction (under the queue lock): no miss. False when they are not queued that way.
