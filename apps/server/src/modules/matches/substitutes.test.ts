@@ -16,7 +16,6 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { users } from '../../db/schema';
-import { jobsOf } from '../../jobs';
 import { providerOf } from '../gameservers/routes';
 import type { SimulatorProvider } from '../gameservers/simulator';
 import { joinQueue, queueState } from '../queue/service';
@@ -53,7 +52,7 @@ afterAll(async () => {
 const sim = () => providerOf(t.app.ctx) as SimulatorProvider;
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 const matchRow = async (id: string) =>
   (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];

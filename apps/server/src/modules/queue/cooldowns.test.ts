@@ -14,7 +14,6 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { jobsOf } from '../../jobs';
 import { AppError } from '../../lib/errors';
 import { declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
 
@@ -55,7 +54,7 @@ const joinAfterCooldown = async () => {
 };
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 
 describe('queue cooldowns', () => {
