@@ -36,6 +36,23 @@ const disconnectJob = defineJob({
   },
 });
 
+/** A player's last tab closed (signed out): their place waits QUEUE_DISCONNECT_GRACE_MS for them. */
+export async function lastTabClosed(ctx: AppContext, userId: string): Promise<void> {
+  const now = ctx.clock.now();
+  await inTransaction(
+    ctx.db,
+    (tx, after) =>
+      ctx.jobs.schedule(
+        tx,
+        after,
+        disconnectJob,
+        { userId, since: now },
+        now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
+      ),
+    logOf(ctx),
+  );
+}
+
 export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     ctx.jobs.register(acceptJob, disconnectJob);
@@ -50,19 +67,7 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
 
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       if ((await ctx.realtime.socketCount(userId)) > 0) return;
-      const now = ctx.clock.now();
-      await inTransaction(
-        ctx.db,
-        (tx, after) =>
-          ctx.jobs.schedule(
-            tx,
-            after,
-            disconnectJob,
-            { userId, since: now },
-            now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
-          ),
-        logOf(ctx),
-      );
+      await lastTabClosed(ctx, userId);
     });
 
     // After a crash nobody signed out: every player queued outside an accept phase gets the same
