@@ -11,7 +11,6 @@ import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matches } from '../src/db/schema';
-import { jobsOf } from '../src/jobs';
 import { matrixSessionFor } from '../src/modules/chat/service';
 import {
   bearer,
@@ -59,7 +58,7 @@ async function call(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: obj
 
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 
 beforeAll(async () => {

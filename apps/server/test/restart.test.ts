@@ -10,14 +10,15 @@ import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { jobs, matches, matchPlayers, matchRounds, queueEntries, users } from '../src/db/schema';
-import { SIM_JOB } from '../src/modules/gameservers/simulator';
+import { allocateJob } from '../src/modules/gameservers/routes';
+import { simJob } from '../src/modules/gameservers/simulator';
 import { fairestPick } from '../src/modules/matches/fairness';
-import { ALLOCATE_JOB, BAN_JOB, PICK_JOB } from '../src/modules/matches/service';
-import { ACCEPT_JOB } from '../src/modules/queue/service';
+import { banJob, pickJob } from '../src/modules/matches/service';
+import { acceptJob } from '../src/modules/queue/service';
 import { connectSocket, usingPostgres } from './helpers';
 import { type SeededPlayer, spawnedServer } from './spawned';
 
-const MATCH_JOB_KINDS = [ACCEPT_JOB, PICK_JOB, BAN_JOB, ALLOCATE_JOB, SIM_JOB];
+const MATCH_JOB_KINDS = [acceptJob.kind, pickJob.kind, banJob.kind, allocateJob.kind, simJob.kind];
 
 const TIMEOUT = 5_000;
 // The closed tab's grace, which after a restart every player queued outside an accept phase gets

@@ -9,7 +9,7 @@ import type { AdminMatchCorrect, AdminMatchResult, AuditAction, TeamKey } from '
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, inTransaction, logOf } from '../../jobs';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { ranksOfUsers } from '../accounts/users';
@@ -17,7 +17,7 @@ import { GameServerUnavailableError } from '../gameservers/matchzy-provider';
 import { allocateServer, providerOf } from '../gameservers/routes';
 import { presenceOf } from '../matches/presence';
 import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/schema';
-import { findLiveMatchId, finishMatch, LIVE_JOB, loadMatch, publishState } from '../matches/service';
+import { findLiveMatchId, finishMatch, liveJob, loadMatch, publishState } from '../matches/service';
 import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
 import { replaceRosterPlayer } from '../matches/substitutes';
 import { recordAudit } from '../moderation/audit';
@@ -74,7 +74,7 @@ export function moveMatch(ctx: AppContext, matchId: string, actorId: string, rea
     const before = { server: match.serverGotv, provider: match.provider, score: resultOf(match).score };
     const provider = providerOf(ctx);
     const left = (await provider.vacate?.(matchId, tx, after)) ?? null;
-    await jobsOf(ctx).cancelKeyed(tx, after, matchId);
+    await ctx.jobs.cancelFor(tx, after, 'matchId', matchId);
     // A substitute offer of the old game ends with it: its dialogs close everywhere.
     if ((await presenceOf(tx, matchId)).noShows.size > 0)
       after.add(() => ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId }));
@@ -102,11 +102,11 @@ export function moveMatch(ctx: AppContext, matchId: string, actorId: string, rea
       throw err;
     }
     if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-      await jobsOf(ctx).reschedule(
+      await ctx.jobs.reschedule(
         tx,
         after,
-        LIVE_JOB,
-        matchId,
+        liveJob,
+        { matchId },
         ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
       );
     const [moved] = await tx.select().from(matches).where(eq(matches.id, matchId));

@@ -28,9 +28,10 @@ import {
   type UserStatusPatch,
 } from '@openpug/shared';
 import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { countCall } from '../accounts/rate-limit';
 import {
@@ -40,6 +41,7 @@ import {
   findUsersByIds,
   ranksOfUsers,
 } from '../accounts/service';
+import { allocateJob } from '../gameservers/routes';
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
 import { fairestPick } from './fairness';
 import { storeWinProbability } from './predictions';
@@ -49,13 +51,33 @@ import { banTurn, chooseCaptains, DEFAULT_MAP_POOL, otherTeam, pickTurn, remaini
 import { maps, matches, matchPlayers, matchRounds, type RoundPlayerStats } from './schema';
 import { buildState, isRostered, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
 
-export const PICK_JOB = 'match.pick';
-export const BAN_JOB = 'match.ban';
-export const ALLOCATE_JOB = 'match.allocate';
+/** The turn of pick or ban number `index` (0-based) of a match. */
+const turnPayload = z.object({ matchId: jobField.id, index: jobField.index });
+
+/** Deadline of a captain's pick (PICK_TIMEOUT_MS). */
+export const pickJob = defineJob({
+  kind: 'match.pick',
+  payload: turnPayload,
+  handle: (ctx, tx, after, { matchId, index }) => pickTimedOut(ctx, tx, after, matchId, index),
+});
+/** Deadline of a captain's map ban (BAN_TIMEOUT_MS). */
+export const banJob = defineJob({
+  kind: 'match.ban',
+  payload: turnPayload,
+  handle: (ctx, tx, after, { matchId, index }) => banTimedOut(ctx, tx, after, matchId, index),
+});
 /** Deadline for the game server to go live (MATCH_LIVE_TIMEOUT_MS after the server is set). */
-export const LIVE_JOB = 'match.live';
+export const liveJob = defineJob({
+  kind: 'match.live',
+  payload: z.object({ matchId: jobField.id }),
+  handle: (ctx, tx, after, { matchId }) => liveTimedOut(ctx, tx, after, matchId),
+});
 /** Deadline for the next game event of a live match (MATCH_STALE_TIMEOUT_MS after the last one). */
-export const STALE_JOB = 'match.stale';
+export const staleJob = defineJob({
+  kind: 'match.stale',
+  payload: z.object({ matchId: jobField.id }),
+  handle: (ctx, tx, after, { matchId }) => staleTimedOut(ctx, tx, after, matchId),
+});
 
 export const matchRoom = (matchId: string) => `match:${matchId}`;
 
@@ -233,7 +255,7 @@ export async function createMatch(
       };
     }),
   );
-  await jobsOf(ctx).schedule(tx, after, PICK_JOB, `${id}:0`, deadline);
+  await ctx.jobs.schedule(tx, after, pickJob, { matchId: id, index: 0 }, deadline);
   patchAll(ctx, after, userIds, (uid) => ({
     inQueue: false,
     match: { active: true, matchId: id, status: 'playerveto', map: null, score: { teamOne: 0, teamTwo: 0 } },
@@ -282,7 +304,7 @@ export function pickPlayer(
   return captainMove(ctx, userId, matchId, 'playerveto', async (tx, after, match, players) => {
     const picked = players.find((p) => p.userId === pickedId);
     if (!picked || picked.team !== null) throw badRequest('INVALID_PICK');
-    await jobsOf(ctx).cancel(tx, after, PICK_JOB, `${matchId}:${match.pickIndex}`);
+    await ctx.jobs.cancel(tx, after, pickJob, { matchId, index: match.pickIndex });
     await applyPick(ctx, tx, after, match, players, picked, false);
   });
 }
@@ -368,11 +390,11 @@ async function applyPick(
     status = 'mapveto';
     turn = banTurn(0);
     deadline = now + ctx.config.BAN_TIMEOUT_MS;
-    await jobsOf(ctx).schedule(tx, after, BAN_JOB, `${match.id}:0`, deadline);
+    await ctx.jobs.schedule(tx, after, banJob, { matchId: match.id, index: 0 }, deadline);
   } else {
     turn = pickTurn(match.pickOrder, index);
     deadline = now + ctx.config.PICK_TIMEOUT_MS;
-    await jobsOf(ctx).schedule(tx, after, PICK_JOB, `${match.id}:${index}`, deadline);
+    await ctx.jobs.schedule(tx, after, pickJob, { matchId: match.id, index }, deadline);
   }
   await tx.update(matches).set({ pickIndex: index, status, turn, deadline }).where(eq(matches.id, match.id));
   after.add(() => {
@@ -394,7 +416,7 @@ export function banMap(ctx: AppContext, userId: string, matchId: string, mapKey:
   return captainMove(ctx, userId, matchId, 'mapveto', async (tx, after, match, players) => {
     if (!match.mapPool.some((m) => m.key === mapKey)) throw badRequest('INVALID_MAP');
     if (match.bans.some((b) => b.mapKey === mapKey)) throw conflict('MAP_ALREADY_BANNED');
-    await jobsOf(ctx).cancel(tx, after, BAN_JOB, `${matchId}:${match.bans.length}`);
+    await ctx.jobs.cancel(tx, after, banJob, { matchId, index: match.bans.length });
     await applyBan(ctx, tx, after, match, players, mapKey, false);
   });
 }
@@ -429,7 +451,7 @@ async function applyBan(
     const deadline = ctx.clock.now() + ctx.config.BAN_TIMEOUT_MS;
     const turn = banTurn(bans.length);
     await tx.update(matches).set({ bans, turn, deadline }).where(eq(matches.id, match.id));
-    await jobsOf(ctx).schedule(tx, after, BAN_JOB, `${match.id}:${bans.length}`, deadline);
+    await ctx.jobs.schedule(tx, after, banJob, { matchId: match.id, index: bans.length }, deadline);
     after.add(() => ctx.realtime.toRoom(room, 'MATCH_SET_COUNTDOWN', { matchId: match.id, deadline, turn }));
     after.add(() => publishState(ctx, match.id));
     return;
@@ -451,7 +473,7 @@ async function setMap(
     .update(matches)
     .set({ mapKey: map.key, mapName: map.name, status: 'active', turn: null, deadline: null })
     .where(eq(matches.id, match.id));
-  await jobsOf(ctx).schedule(tx, after, ALLOCATE_JOB, match.id, ctx.clock.now());
+  await ctx.jobs.schedule(tx, after, allocateJob, { matchId: match.id }, ctx.clock.now());
   const room = matchRoom(match.id);
   after.add(() => {
     ctx.realtime.toRoom(room, 'MATCH_SET_MAP', { matchId: match.id, map });
@@ -485,11 +507,11 @@ export async function setServer(
     })
     .where(eq(matches.id, matchId));
   if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-    await jobsOf(ctx).schedule(
+    await ctx.jobs.schedule(
       tx,
       after,
-      LIVE_JOB,
-      matchId,
+      liveJob,
+      { matchId },
       ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
     );
   const found = await loadMatch(tx, matchId);
@@ -597,7 +619,7 @@ export async function markLive(ctx: AppContext, tx: Db, after: After, matchId: s
     .where(and(eq(matches.id, matchId), isNull(matches.liveAt)))
     .returning({ id: matches.id });
   if (wentLive.length > 0) await storeWinProbability(tx, matchId);
-  await jobsOf(ctx).cancel(tx, after, LIVE_JOB, matchId);
+  await ctx.jobs.cancel(tx, after, liveJob, { matchId });
   after.add(() => publishState(ctx, matchId));
 }
 
@@ -622,11 +644,11 @@ export async function armStaleDeadline(
   matchId: string,
 ): Promise<void> {
   if (ctx.config.MATCH_STALE_TIMEOUT_MS === 0) return;
-  await jobsOf(ctx).reschedule(
+  await ctx.jobs.reschedule(
     tx,
     after,
-    STALE_JOB,
-    matchId,
+    staleJob,
+    { matchId },
     ctx.clock.now() + ctx.config.MATCH_STALE_TIMEOUT_MS,
   );
 }
@@ -643,8 +665,8 @@ export async function staleTimedOut(ctx: AppContext, tx: Db, after: After, match
 
 /** A match that is over needs no game-server deadline any more. */
 async function endDeadlines(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
-  await jobsOf(ctx).cancel(tx, after, LIVE_JOB, matchId);
-  await jobsOf(ctx).cancel(tx, after, STALE_JOB, matchId);
+  await ctx.jobs.cancel(tx, after, liveJob, { matchId });
+  await ctx.jobs.cancel(tx, after, staleJob, { matchId });
 }
 
 /**

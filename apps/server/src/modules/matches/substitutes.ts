@@ -16,9 +16,10 @@
  */
 import { ELO_DEFAULT, type LIVE_MATCH_STATUSES, type TeamKey, type UserStatusPatch } from '@openpug/shared';
 import { and, eq, inArray, isNull, like, or } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { type AppError, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { inArenaIds } from '../arena/service';
@@ -36,13 +37,24 @@ import {
   waitsForPlayers,
 } from './presence';
 import { matchEvents, matches, matchPlayers } from './schema';
-import { cancelMatchTx, findLiveMatchId, LIVE_JOB, loadMatch, publishState } from './service';
+import { cancelMatchTx, findLiveMatchId, liveJob, loadMatch, publishState } from './service';
 import { isRostered, type MatchRow, type PlayerRow } from './state';
 
-/** Deadline for every rostered player to be on the game server (key `<matchId>:<deadline>`). */
-export const CONNECT_JOB = 'match.connect';
-/** Deadline of a no-show's substitute offer (key `<matchId>:<deadline>`). */
-export const SUBSTITUTE_JOB = 'match.substitute';
+/** A deadline of a match, stored in the match row too: a job whose time is not the row's is stale. */
+const matchDeadline = z.object({ matchId: jobField.id, deadline: jobField.time });
+
+/** Deadline for every rostered player to be on the game server. */
+export const connectJob = defineJob({
+  kind: 'match.connect',
+  payload: matchDeadline,
+  handle: (ctx, tx, after, { matchId, deadline }) => connectTimedOut(ctx, tx, after, matchId, deadline),
+});
+/** Deadline of a no-show's substitute offer. */
+export const substituteJob = defineJob({
+  kind: 'match.substitute',
+  payload: matchDeadline,
+  handle: (ctx, tx, after, { matchId, deadline }) => substituteTimedOut(ctx, tx, after, matchId, deadline),
+});
 
 export interface SwappedPlayer {
   userId: string;
@@ -132,7 +144,7 @@ export async function openSubstituteOffer(
   if (deadline === null || deadline <= now || match.liveAt === null) {
     deadline = now + ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS;
     await tx.update(matches).set({ deadline }).where(eq(matches.id, match.id));
-    await jobsOf(ctx).schedule(tx, after, SUBSTITUTE_JOB, `${match.id}:${deadline}`, deadline);
+    await ctx.jobs.schedule(tx, after, substituteJob, { matchId: match.id, deadline }, deadline);
   }
   const offered = { ...match, deadline };
   const inMatch = new Set(players.map((p) => p.userId));
@@ -160,7 +172,7 @@ export async function armConnectDeadline(
     .where(and(eq(matches.id, matchId), eq(matches.status, 'active'), isNull(matches.liveAt)))
     .returning({ id: matches.id });
   if (rows.length === 0) return null;
-  await jobsOf(ctx).schedule(tx, after, CONNECT_JOB, `${matchId}:${deadline}`, deadline);
+  await ctx.jobs.schedule(tx, after, connectJob, { matchId, deadline }, deadline);
   after.add(() => publishState(ctx, matchId));
   return deadline;
 }
@@ -387,15 +399,15 @@ export function takeSubstituteSlot(
             ),
           );
         if (last) {
-          await jobsOf(ctx).cancel(tx, after, SUBSTITUTE_JOB, `${matchId}:${match.deadline}`);
+          await ctx.jobs.cancel(tx, after, substituteJob, { matchId, deadline: match.deadline });
           await tx.update(matches).set({ deadline: null }).where(eq(matches.id, matchId));
         }
       } else if (last) {
         // Every slot is filled: the substitutes get their own connect window, and the game its time.
-        await jobsOf(ctx).cancel(tx, after, SUBSTITUTE_JOB, `${matchId}:${match.deadline}`);
+        await ctx.jobs.cancel(tx, after, substituteJob, { matchId, deadline: match.deadline });
         await armConnectDeadline(ctx, tx, after, matchId);
         if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-          await jobsOf(ctx).reschedule(tx, after, LIVE_JOB, matchId, now + ctx.config.MATCH_LIVE_TIMEOUT_MS);
+          await ctx.jobs.reschedule(tx, after, liveJob, { matchId }, now + ctx.config.MATCH_LIVE_TIMEOUT_MS);
       }
       return { matchId, team };
     },

@@ -16,7 +16,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { inTransaction, jobsOf, logOf } from '../../jobs';
+import { inTransaction, logOf } from '../../jobs';
 import { AppError } from '../../lib/errors';
 import { recordOffence } from './cooldowns';
 import { declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
@@ -58,7 +58,7 @@ const joinAfterCooldown = async () => {
 };
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 
 describe('queue cooldowns', () => {
