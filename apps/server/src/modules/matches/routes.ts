@@ -9,13 +9,9 @@ import {
   LIVE_MATCH_STATUSES,
   type MatchListQuery,
   matchListQuerySchema,
-  matchMessageSchema,
-  matchRoomPayloadSchema,
   matchStateSchema,
   matchSummarySchema,
   pagedSchema,
-  substituteAcceptSchema,
-  substituteRequestSchema,
   userMatchSchema,
 } from '@openpug/shared';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
@@ -103,7 +99,6 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     // ---- socket ----
     ctx.realtime.on(
       'join-match',
-      matchRoomPayloadSchema,
       async (socket, { matchId }) => {
         const state = await getMatchState(ctx, matchId, socket.data.userId ?? null);
         await socket.join(matchRoom(matchId));
@@ -114,7 +109,6 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     );
     ctx.realtime.on(
       'leave-match',
-      matchRoomPayloadSchema,
       async (socket, { matchId }) => {
         await socket.leave(matchRoom(matchId));
         return { left: matchId };
@@ -123,7 +117,6 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     );
     ctx.realtime.on(
       'match-message',
-      matchMessageSchema,
       async (socket, message) => {
         const userId = socket.data.userId ?? null;
         if (message.event === 'get-state') {
@@ -147,10 +140,10 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
       { auth: false },
     );
 
-    ctx.realtime.on('substitute-accept', substituteAcceptSchema, (socket, { matchId }) =>
+    ctx.realtime.on('substitute-accept', (socket, { matchId }) =>
       takeSubstituteSlot(ctx, socket.data.userId as string, matchId),
     );
-    ctx.realtime.on('substitute-request', substituteRequestSchema, (socket, { matchId, userId }) =>
+    ctx.realtime.on('substitute-request', (socket, { matchId, userId }) =>
       requestSubstitute(ctx, socket.data.userId as string, matchId, userId),
     );
 
