@@ -18,7 +18,7 @@ describe('verificationCodes', () => {
   beforeAll(async () => {
     t = await createTestApp();
     codes = verificationCodes(
-      { db: t.app.ctx.db, secret: t.app.ctx.tokens.secret, now: () => now },
+      { ...t.app.ctx, clock: { now: () => now } },
       voiceLinkCodes,
       voiceLinkCodes.teamSpeakId,
       RULES,
@@ -110,7 +110,7 @@ describe('verificationCodes', () => {
   it('binds the hash to its purpose: a code of another purpose does not pass', async () => {
     const user = await createTestUser(t.app);
     const other = verificationCodes(
-      { db: t.app.ctx.db, secret: t.app.ctx.tokens.secret, now: () => now },
+      { ...t.app.ctx, clock: { now: () => now } },
       voiceLinkCodes,
       voiceLinkCodes.teamSpeakId,
       { ...RULES, purpose: 'other' },

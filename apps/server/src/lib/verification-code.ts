@@ -29,11 +29,11 @@ export interface CodeRules {
   maxAttempts: number;
 }
 
+/** What it needs of the app context: the database, the HMAC key (the token secret), the clock. */
 interface CodeDeps {
   db: Db;
-  /** The HMAC key (the token secret). */
-  secret: string | Uint8Array;
-  now: () => number;
+  tokens: { secret: string | Uint8Array };
+  clock: { now(): number };
 }
 
 /** The table's property name of `column` (what Drizzle's insert takes). */
@@ -48,7 +48,7 @@ export function verificationCodes(deps: CodeDeps, t: CodeTable, target: Column<s
   const { db } = deps;
   const key = (column: PgColumn) => keyOf(t, column);
   const hash = (userId: string, to: string, code: string) =>
-    createHmac('sha256', deps.secret).update(`${rules.purpose}:${userId}:${to}:${code}`).digest('hex');
+    createHmac('sha256', deps.tokens.secret).update(`${rules.purpose}:${userId}:${to}:${code}`).digest('hex');
   const forget = (userId: string) => db.delete(t).where(eq(t.userId, userId));
 
   return {
@@ -64,7 +64,7 @@ export function verificationCodes(deps: CodeDeps, t: CodeTable, target: Column<s
         [key(target)]: to,
         [key(t.codeHash)]: hash(userId, to, code),
         [key(t.attempts)]: 0,
-        [key(t.expiresAt)]: new Date(deps.now() + rules.ttlMs),
+        [key(t.expiresAt)]: new Date(deps.clock.now() + rules.ttlMs),
       };
       await db.insert(t).values(values).onConflictDoUpdate({ target: t.userId, set: values });
     },
@@ -81,7 +81,7 @@ export function verificationCodes(deps: CodeDeps, t: CodeTable, target: Column<s
         .from(t)
         .where(eq(t.userId, userId));
       if (!pending || pending.target !== to) return false;
-      if (pending.expiresAt.getTime() <= deps.now() || pending.attempts >= rules.maxAttempts) {
+      if (pending.expiresAt.getTime() <= deps.clock.now() || pending.attempts >= rules.maxAttempts) {
         await forget(userId);
         return false;
       }

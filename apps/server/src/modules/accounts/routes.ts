@@ -152,17 +152,12 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
   };
 
-  const voiceCodes = verificationCodes(
-    { db: ctx.db, secret: ctx.tokens.secret, now: () => ctx.clock.now() },
-    voiceLinkCodes,
-    voiceLinkCodes.teamSpeakId,
-    {
-      purpose: 'voice',
-      length: VOICE_LINK_CODE_LENGTH,
-      ttlMs: VOICE_CODE_TTL_MS,
-      maxAttempts: VOICE_CODE_MAX_ATTEMPTS,
-    },
-  );
+  const voiceCodes = verificationCodes(ctx, voiceLinkCodes, voiceLinkCodes.teamSpeakId, {
+    purpose: 'voice',
+    length: VOICE_LINK_CODE_LENGTH,
+    ttlMs: VOICE_CODE_TTL_MS,
+    maxAttempts: VOICE_CODE_MAX_ATTEMPTS,
+  });
 
   return async (app) => {
     app.addHook('onClose', async () => {

@@ -133,17 +133,12 @@ function statusUpdatesOf(body: z.infer<typeof statusNotificationSchema>): Status
 
 export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
   const auth = { preValidation: requireAuth } as const;
-  const codes = verificationCodes(
-    { db: ctx.db, secret: ctx.tokens.secret, now: () => ctx.clock.now() },
-    whatsAppCodes,
-    whatsAppCodes.phone,
-    {
-      purpose: 'whatsapp',
-      length: WHATSAPP_CODE_LENGTH,
-      ttlMs: WHATSAPP_CODE_TTL_MS,
-      maxAttempts: WHATSAPP_CODE_MAX_ATTEMPTS,
-    },
-  );
+  const codes = verificationCodes(ctx, whatsAppCodes, whatsAppCodes.phone, {
+    purpose: 'whatsapp',
+    length: WHATSAPP_CODE_LENGTH,
+    ttlMs: WHATSAPP_CODE_TTL_MS,
+    maxAttempts: WHATSAPP_CODE_MAX_ATTEMPTS,
+  });
 
   // Template game_found: {{1}} = seconds left to accept. Template matched: {{1}} = the match room.
   ctx.bus.on('queue.phaseStarted', ({ playerIds, deadline }) => {
