@@ -4,6 +4,7 @@
  */
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { clientEvents } from '@openpug/shared';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -106,6 +107,7 @@ export async function buildApp(
   // change or reset ends every session issued before, on HTTP and at socket sign-in.
   const tokens = withSessionCheck(base.tokens, (userId) => sessionGenerationOf(base.db, userId));
   const realtime = createRealtime(app.server, {
+    events: clientEvents,
     tokens,
     log: app.log,
     trustProxy: trustProxyOption(base.config.TRUST_PROXY),

@@ -9,13 +9,9 @@ import {
   LIVE_MATCH_STATUSES,
   type MatchListQuery,
   matchListQuerySchema,
-  matchMessageSchema,
-  matchRoomPayloadSchema,
   matchStateSchema,
   matchSummarySchema,
   pagedSchema,
-  substituteAcceptSchema,
-  substituteRequestSchema,
   userMatchSchema,
 } from '@openpug/shared';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
@@ -80,7 +76,6 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     // ---- socket ----
     ctx.realtime.on(
       'join-match',
-      matchRoomPayloadSchema,
       async (socket, { matchId }) => {
         const state = await getMatchState(ctx, matchId, socket.data.userId ?? null);
         await socket.join(matchRoom(matchId));
@@ -91,7 +86,6 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     );
     ctx.realtime.on(
       'leave-match',
-      matchRoomPayloadSchema,
       async (socket, { matchId }) => {
         await socket.leave(matchRoom(matchId));
         return { left: matchId };
@@ -100,7 +94,6 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     );
     ctx.realtime.on(
       'match-message',
-      matchMessageSchema,
       async (socket, message) => {
         const userId = socket.data.userId ?? null;
         if (message.event === 'get-state') {
@@ -124,10 +117,10 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
       { auth: false },
     );
 
-    ctx.realtime.on('substitute-accept', substituteAcceptSchema, (socket, { matchId }) =>
+    ctx.realtime.on('substitute-accept', (socket, { matchId }) =>
       takeSubstituteSlot(ctx, socket.data.userId as string, matchId),
     );
-    ctx.realtime.on('substitute-request', substituteRequestSchema, (socket, { matchId, userId }) =>
+    ctx.realtime.on('substitute-request', (socket, { matchId, userId }) =>
       requestSubstitute(ctx, socket.data.userId as string, matchId, userId),
     );
 

@@ -5,7 +5,7 @@
  * grace period (QUEUE_DISCONNECT_GRACE_MS, a persisted deadline) so a reload keeps the place, and,
  * on (re)authentication, the current count and any running accept phase.
  */
-import { errorBodySchema, queueMessageSchema, queueStateSchema } from '@openpug/shared';
+import { errorBodySchema, queueStateSchema } from '@openpug/shared';
 import { isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -57,12 +57,19 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     ctx.jobs.register(acceptJob, disconnectJob);
 
-    ctx.realtime.on('queue-message', queueMessageSchema, (socket, { event }) => {
+    // The schema admits the four events only (anything else: INVALID_INPUT); each is named here.
+    ctx.realtime.on('queue-message', (socket, { event }) => {
       const userId = socket.data.userId as string;
-      if (event === 'join') return joinQueue(ctx, userId);
-      if (event === 'leave') return leaveQueue(ctx, userId);
-      if (event === 'decline') return declineQueue(ctx, userId);
-      return readyQueue(ctx, userId);
+      switch (event) {
+        case 'join':
+          return joinQueue(ctx, userId);
+        case 'leave':
+          return leaveQueue(ctx, userId);
+        case 'decline':
+          return declineQueue(ctx, userId);
+        case 'ready':
+          return readyQueue(ctx, userId);
+      }
     });
 
     ctx.realtime.onSignedOut(async (_socket, userId) => {
