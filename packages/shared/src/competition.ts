@@ -132,13 +132,20 @@ const imageSchema = z
     'INVALID_INPUT',
   );
 
+/** The most times one catalogue item may be awarded. */
+export const MAX_DROP_AMOUNT = 100_000;
+
 /** POST /api/drops/ body (admin). */
 export const createDropSchema = z.object({
   name: z.string().trim().min(1, 'IS_EMPTY').max(100, 'INVALID_INPUT'),
   image: imageSchema,
   rarity: z.enum(RARITIES, 'INVALID_INPUT'),
   /** How many times the engine may award it. */
-  amount: z.coerce.number().int('INVALID_INPUT').min(1, 'INVALID_INPUT').max(100_000, 'INVALID_INPUT'),
+  amount: z.coerce
+    .number()
+    .int('INVALID_INPUT')
+    .min(1, 'INVALID_INPUT')
+    .max(MAX_DROP_AMOUNT, 'INVALID_INPUT'),
   unlocksBanner: z.enum(BANNERS, 'INVALID_INPUT').nullable().optional(),
   unlocksSound: z.enum(SOUNDS, 'INVALID_INPUT').nullable().optional(),
 });
