@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { adminText } from './about';
+import { localeSchema } from './accounts';
 import { listQuerySchema } from './list';
 
 /**
@@ -100,6 +102,20 @@ export const seasonStandingSchema = z.object({
 });
 export type SeasonStanding = z.infer<typeof seasonStandingSchema>;
 
+export const SEASON_TITLE_MAX = 100;
+export const SEASON_TEXT_MAX = 4000;
+
+/**
+ * A season's admin-written details in one language; '' where none was written (the page then
+ * shows the season's name and the drop catalogue as its prizes).
+ */
+export const seasonTextsSchema = z.object({
+  title: adminText(SEASON_TITLE_MAX),
+  description: adminText(SEASON_TEXT_MAX),
+  prizes: adminText(SEASON_TEXT_MAX),
+});
+export type SeasonTexts = z.infer<typeof seasonTextsSchema>;
+
 export const seasonSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -107,8 +123,18 @@ export const seasonSchema = z.object({
   endsAt: z.string(),
   /** True once the end has passed: the standings no longer change. */
   frozen: z.boolean(),
+  /** The details in the language asked for. */
+  texts: seasonTextsSchema,
 });
 export type Season = z.infer<typeof seasonSchema>;
+
+const seasonDate = z.iso.datetime({ offset: true, error: 'INVALID_INPUT' });
+
+/** PUT /api/seasons/:id (admins): the dates, and the details of one language. */
+export const seasonUpdateBodySchema = seasonTextsSchema
+  .extend({ locale: localeSchema, startsAt: seasonDate, endsAt: seasonDate })
+  .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), 'SEASON_ENDS_BEFORE_START');
+export type SeasonUpdateBody = z.infer<typeof seasonUpdateBodySchema>;
 
 // --- Drops ------------------------------------------------------------------------------------
 
