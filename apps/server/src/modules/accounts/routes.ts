@@ -568,8 +568,11 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .where(and(eq(voiceLinkCodes.userId, row.id), eq(voiceLinkCodes.codeHash, pending.codeHash)))
           .returning();
         if (deleted.length === 0) return { success: false };
+        // The nickname it has now (the code just reached it there), so Settings can name it.
+        const teamSpeakName =
+          (await ctx.voice.listClients()).find((client) => client.id === teamSpeakId)?.name || null;
         try {
-          await updateUser(ctx, row.id, { teamSpeakId });
+          await updateUser(ctx, row.id, { teamSpeakId, teamSpeakName });
         } catch (err) {
           if (isUniqueViolation(err)) throw conflict('TEAMSPEAK_ALREADY_LINKED');
           throw err;
@@ -596,7 +599,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = await currentUser(ctx, request);
         await ctx.db.delete(voiceLinkCodes).where(eq(voiceLinkCodes.userId, row.id));
         if (row.teamSpeakId) {
-          await updateUser(ctx, row.id, { teamSpeakId: null });
+          await updateUser(ctx, row.id, { teamSpeakId: null, teamSpeakName: null });
           await ctx.bus.emit('status.patch', { userId: row.id, patch: { teamSpeak: false } });
         }
         return { success: true };
