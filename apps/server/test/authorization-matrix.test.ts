@@ -160,6 +160,16 @@ const MATRIX: Record<string, Row> = {
   'GET /api/users/:id/highlights': publicRoute('/api/users/{other}/highlights'),
   'GET /api/users/:id/drops': publicRoute('/api/users/{other}/drops'),
   'GET /api/seasons/:id': publicRoute('/api/seasons/{unknownId}', 404),
+  'PUT /api/seasons/:id': adminOnly('/api/seasons/season1', 200, {
+    body: {
+      locale: 'en',
+      startsAt: '2026-09-01T00:00:00.000Z',
+      endsAt: '2026-12-01T00:00:00.000Z',
+      title: 'Season 1',
+      description: 'Ten weeks of pugs',
+      prizes: 'A knife for the winner',
+    },
+  }),
   'PATCH /api/users/:id/role': adminOnly('/api/users/{stranger}/role', 200, { body: { role: 'USER' } }),
   'GET /api/users/matrixavatar/:sender': publicRoute('/api/users/matrixavatar/{mxOther}'),
 

@@ -78,6 +78,7 @@ const PUBLIC = new Set([
 /** Admin-only routes: a player's token is refused with 403. */
 const ADMIN = new Set([
   'PUT /api/about',
+  'PUT /api/seasons/:id',
   'GET /api/drops',
   'GET /api/drops/awards',
   'POST /api/drops/',

@@ -42,6 +42,9 @@ const SAMPLE_BY_NAME: Record<string, unknown> = {
   roomId: '!room:openpug.local',
   eventId: '$event:openpug.local',
   userId: randomUUID(),
+  // Season details: a window that ends after it starts.
+  startsAt: '2026-09-01T00:00:00.000Z',
+  endsAt: '2026-12-01T00:00:00.000Z',
 };
 
 /** A valid-looking value for a JSON schema, so mutating one field tests exactly that field. */

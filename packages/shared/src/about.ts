@@ -6,8 +6,18 @@
 import { z } from 'zod';
 import { localeSchema } from './accounts';
 
+// Admin-written texts per language (the About page, a season's details): each text is trimmed
+// and capped, '' where none was written; a change names the language it is for; a read asks for
+// one language (else the Accept-Language header decides).
+
+/** One admin-written text of at most `max` characters. */
+export const adminText = (max: number) => z.string().trim().max(max, 'INVALID_INPUT');
+
+/** `?locale=` of a read of admin-written texts. */
+export const localeQuerySchema = z.object({ locale: localeSchema.optional() });
+
 export const ABOUT_TEXT_MAX = 4000;
-const aboutText = z.string().trim().max(ABOUT_TEXT_MAX, 'INVALID_INPUT');
+const aboutText = adminText(ABOUT_TEXT_MAX);
 
 /** The admin-written texts of one language; '' where none was written (the web shows its default). */
 export const aboutTextsSchema = z.object({ community: aboutText, rules: aboutText, contact: aboutText });
@@ -17,7 +27,7 @@ export type AboutTexts = z.infer<typeof aboutTextsSchema>;
 export const aboutUpdateBodySchema = aboutTextsSchema.extend({ locale: localeSchema });
 export type AboutUpdateBody = z.infer<typeof aboutUpdateBodySchema>;
 
-export const aboutQuerySchema = z.object({ locale: localeSchema.optional() });
+export const aboutQuerySchema = localeQuerySchema;
 
 /** GET /api/about. */
 export const aboutSchema = z.object({

@@ -47,6 +47,8 @@ export const profileSchema = z.object({
   csgoId: z.string().nullable(),
   steamUrl: z.string().nullable(),
   teamSpeakId: z.string().nullable(),
+  /** The linked identity's nickname on the voice server when it was linked; null before. */
+  teamSpeakName: z.string().nullable(),
   phone: z.string().nullable(),
   whatsAppEnabled: z.boolean(),
   avatar: z.string().nullable(),

@@ -64,6 +64,12 @@ export function parseDirectRoomAliasLocalpart(localpart: string): [string, strin
 /** Match rooms: one per match, players only (spectators are not members). */
 export const matchRoomAliasLocalpart = (matchId: string) => `match_${matchId}`;
 
+/**
+ * A match room's name on the chat server, as the match page titles its chat ("Team A vs Team B");
+ * one name for every member, so in no one language of the interface.
+ */
+export const matchRoomName = (teamOne: string, teamTwo: string) => `${teamOne} vs ${teamTwo}`;
+
 /** GET /api/users/matrixavatar/:sender */
 export const matrixAvatarParamsSchema = z.object({
   sender: z.string().min(1, 'MISSING').max(255, 'INVALID_INPUT'),

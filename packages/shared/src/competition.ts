@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { adminText } from './about';
+import { localeSchema } from './accounts';
 import { listQuerySchema } from './list';
 
 /**
@@ -100,6 +102,20 @@ export const seasonStandingSchema = z.object({
 });
 export type SeasonStanding = z.infer<typeof seasonStandingSchema>;
 
+export const SEASON_TITLE_MAX = 100;
+export const SEASON_TEXT_MAX = 4000;
+
+/**
+ * A season's admin-written details in one language; '' where none was written (the page then
+ * shows the season's name and the drop catalogue as its prizes).
+ */
+export const seasonTextsSchema = z.object({
+  title: adminText(SEASON_TITLE_MAX),
+  description: adminText(SEASON_TEXT_MAX),
+  prizes: adminText(SEASON_TEXT_MAX),
+});
+export type SeasonTexts = z.infer<typeof seasonTextsSchema>;
+
 export const seasonSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -107,8 +123,18 @@ export const seasonSchema = z.object({
   endsAt: z.string(),
   /** True once the end has passed: the standings no longer change. */
   frozen: z.boolean(),
+  /** The details in the language asked for. */
+  texts: seasonTextsSchema,
 });
 export type Season = z.infer<typeof seasonSchema>;
+
+const seasonDate = z.iso.datetime({ offset: true, error: 'INVALID_INPUT' });
+
+/** PUT /api/seasons/:id (admins): the dates, and the details of one language. */
+export const seasonUpdateBodySchema = seasonTextsSchema
+  .extend({ locale: localeSchema, startsAt: seasonDate, endsAt: seasonDate })
+  .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), 'SEASON_ENDS_BEFORE_START');
+export type SeasonUpdateBody = z.infer<typeof seasonUpdateBodySchema>;
 
 // --- Drops ------------------------------------------------------------------------------------
 
@@ -132,13 +158,20 @@ const imageSchema = z
     'INVALID_INPUT',
   );
 
+/** The most times one catalogue item may be awarded. */
+export const MAX_DROP_AMOUNT = 100_000;
+
 /** POST /api/drops/ body (admin). */
 export const createDropSchema = z.object({
   name: z.string().trim().min(1, 'IS_EMPTY').max(100, 'INVALID_INPUT'),
   image: imageSchema,
   rarity: z.enum(RARITIES, 'INVALID_INPUT'),
   /** How many times the engine may award it. */
-  amount: z.coerce.number().int('INVALID_INPUT').min(1, 'INVALID_INPUT').max(100_000, 'INVALID_INPUT'),
+  amount: z.coerce
+    .number()
+    .int('INVALID_INPUT')
+    .min(1, 'INVALID_INPUT')
+    .max(MAX_DROP_AMOUNT, 'INVALID_INPUT'),
   unlocksBanner: z.enum(BANNERS, 'INVALID_INPUT').nullable().optional(),
   unlocksSound: z.enum(SOUNDS, 'INVALID_INPUT').nullable().optional(),
 });

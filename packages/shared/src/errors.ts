@@ -97,6 +97,8 @@ export const ERROR_TEXTS = {
     CHAT_TARGET_PROTECTED: 'You cannot moderate this player',
     // Arena servers (admin area).
     ARENA_ADDRESS_INVALID: 'Enter the address as host:port',
+    // Season details (admin).
+    SEASON_ENDS_BEFORE_START: 'The season must end after it starts',
     // Queue insights.
     TIME_ZONE_INVALID: 'Unknown time zone',
     // Admin match tools.
@@ -187,6 +189,7 @@ export const ERROR_TEXTS = {
     CHAT_NOT_BANNED: 'Dieser Spieler ist im Chatraum nicht gesperrt',
     CHAT_TARGET_PROTECTED: 'Du kannst diesen Spieler nicht moderieren',
     ARENA_ADDRESS_INVALID: 'Gib die Adresse als host:port ein',
+    SEASON_ENDS_BEFORE_START: 'Die Saison muss nach ihrem Beginn enden',
     TIME_ZONE_INVALID: 'Unbekannte Zeitzone',
     // Admin-Match-Werkzeuge.
     RESULT_MISMATCH: 'Der Sieger passt nicht zum Ergebnis',

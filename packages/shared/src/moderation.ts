@@ -82,6 +82,7 @@ export const auditActions = [
   'report.resolve',
   'chat.moderate',
   'about.update',
+  'season.update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 export const auditTargetTypes = ['user', 'match', 'drop', 'page'] as const;

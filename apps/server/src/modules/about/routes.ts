@@ -15,7 +15,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { inTransaction } from '../../jobs';
-import { localeFromHeader } from '../accounts/session';
+import { requestLocale } from '../accounts/session';
 import { requireAdmin } from '../auth/guard';
 import { recordAudit } from '../moderation/audit';
 import { aboutTexts } from './schema';
@@ -51,7 +51,7 @@ export function aboutModule(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: aboutSchema },
         },
       },
-      async (request) => about(request.query.locale ?? localeFromHeader(request.headers['accept-language'])),
+      async (request) => about(requestLocale(request)),
     );
 
     app.put(

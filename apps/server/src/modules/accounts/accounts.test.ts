@@ -601,6 +601,7 @@ describe('profile', () => {
         'steamId',
         'steamUrl',
         'teamSpeakId',
+        'teamSpeakName',
         'unlockedBanners',
         'unseenDropsCount',
         'verified',

@@ -139,14 +139,14 @@ describe('voice-server link', () => {
       const update = nextEvent(socket, 'privateUserUpdate');
       const ok = await post('/api/profile/teamSpeakCode', user.token, { teamSpeakId: identity.id, code });
       expect(ok.json()).toEqual({ success: true });
-      expect(await update).toEqual({ teamSpeakId: identity.id });
+      expect(await update).toEqual({ teamSpeakId: identity.id, teamSpeakName: 'Neo' });
     } finally {
       socket.disconnect();
     }
     expect((await row(user.id)).teamSpeakId).toBe(identity.id);
     expect(patches).toEqual([{ teamSpeak: true }]);
     const profile = await t.app.inject({ method: 'GET', url: '/api/profile', headers: bearer(user.token) });
-    expect(profile.json().teamSpeakId).toBe(identity.id);
+    expect(profile.json()).toMatchObject({ teamSpeakId: identity.id, teamSpeakName: 'Neo' });
     // A linked identity is no longer offered to anyone.
     const other = await createTestUser(t.app);
     const listed = await t.app.inject({
@@ -170,7 +170,7 @@ describe('voice-server link', () => {
 
     const unlink = await post('/api/profile/unlinkTeamSpeak', user.token);
     expect(unlink.json()).toEqual({ success: true });
-    expect((await row(user.id)).teamSpeakId).toBeNull();
+    expect(await row(user.id)).toMatchObject({ teamSpeakId: null, teamSpeakName: null });
   });
 
   it('refuses unknown identities and bad input, changing nothing', async () => {

@@ -545,8 +545,11 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           if (owner && owner.id !== row.id) throw conflict('TEAMSPEAK_ALREADY_LINKED');
         };
         if (!(await voiceCodes.check(row.id, teamSpeakId, code, unclaimed))) return { success: false };
+        // The nickname it has now (the code just reached it there), so Settings can name it.
+        const teamSpeakName =
+          (await ctx.voice.listClients()).find((client) => client.id === teamSpeakId)?.name || null;
         try {
-          await updateUser(ctx, row.id, { teamSpeakId });
+          await updateUser(ctx, row.id, { teamSpeakId, teamSpeakName });
         } catch (err) {
           if (isUniqueViolation(err)) throw conflict('TEAMSPEAK_ALREADY_LINKED');
           throw err;
@@ -573,7 +576,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = await currentUser(ctx, request);
         await voiceCodes.discard(row.id);
         if (row.teamSpeakId) {
-          await updateUser(ctx, row.id, { teamSpeakId: null });
+          await updateUser(ctx, row.id, { teamSpeakId: null, teamSpeakName: null });
           await ctx.bus.emit('status.patch', { userId: row.id, patch: { teamSpeak: false } });
         }
         return { success: true };

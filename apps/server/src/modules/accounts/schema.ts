@@ -27,6 +27,8 @@ export const users = pgTable(
     csgoId: text('csgo_id'),
     steamUrl: text('steam_url'),
     teamSpeakId: text('team_speak_id').unique(),
+    /** The voice identity's nickname when it was linked (ServerQuery client_nickname), for reading. */
+    teamSpeakName: text('team_speak_name'),
     phone: text('phone'),
     whatsAppEnabled: boolean('whats_app_enabled').notNull().default(false),
     discordId: text('discord_id').unique(),

@@ -94,6 +94,12 @@ export function localeFromHeader(header: string | undefined): Locale {
   return 'en';
 }
 
+/** The language a read of admin-written texts is for: `?locale=`, else the Accept-Language header. */
+export const requestLocale = (request: {
+  query: { locale?: Locale };
+  headers: { 'accept-language'?: string };
+}): Locale => request.query.locale ?? localeFromHeader(request.headers['accept-language']);
+
 const isAdminEmail = (ctx: AppContext, email: string | null) =>
   !!email && ctx.config.ADMIN_EMAILS.includes(email.toLowerCase());
 

@@ -7,7 +7,13 @@
  */
 import { globalRoomAlias } from '@openpug/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createTestUser, openTestDatabase, type TestApp } from '../../../test/helpers';
+import {
+  createTestApp,
+  createTestUser,
+  openTestDatabase,
+  seedMatch,
+  type TestApp,
+} from '../../../test/helpers';
 import { findUserById } from '../accounts/service';
 import { sessionResponse } from '../accounts/session';
 import {
@@ -130,6 +136,25 @@ describe.each(modes)('chat provisioning on $name', ({ name, env }) => {
     expect(read.status).toBe(403);
     const join = await mx(hs, 'POST', `/_matrix/client/v3/join/${enc(roomId)}`, watcher.accessToken, {});
     expect(join.status).toBe(403);
+  });
+
+  it("a match room is named after the match's teams, as the match page names them", async () => {
+    const players = await Promise.all([0, 1].map(() => createTestUser(t.app)));
+    const matchId = await seedMatch(t.app, 'active', players);
+    const roomId = await createMatchRoom(
+      t.app.ctx,
+      matchId,
+      players.map((p) => p.id),
+    );
+    const s0 = await matrixSessionFor(t.app.ctx, players[0].id);
+    const name = await mx(
+      hs,
+      'GET',
+      `/_matrix/client/v3/rooms/${enc(roomId)}/state/m.room.name/`,
+      s0.accessToken,
+    );
+    expect(name.status).toBe(200);
+    expect(name.json.name).toBe('team_a vs team_b');
   });
 });
 

@@ -15,11 +15,13 @@ import {
   globalRoomAlias,
   type MatrixSession,
   matchRoomAliasLocalpart,
+  matchRoomName,
   matrixUserId,
 } from '@openpug/shared';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { findUserById } from '../accounts/service';
+import { loadMatch } from '../matches/service';
 import { chatBlocked } from '../moderation/sanctions';
 import { MatrixAdmin, MatrixCallError, type SentEvent, type Transport } from './matrix-admin';
 import { chatAccounts, chatRooms } from './schema';
@@ -306,9 +308,21 @@ export async function matchRoomOf(ctx: AppContext, matchId: string): Promise<str
 }
 
 /**
+ * The match room's name: its teams, as the match page titles the chat. The match row is committed
+ * before its players are patched into it, so the names are known when the room is made; a room
+ * for a match that is not there (nothing makes one today) falls back to the match id.
+ */
+async function matchRoomTitle(ctx: AppContext, matchId: string): Promise<string> {
+  const found = await loadMatch(ctx.db, matchId);
+  return found
+    ? matchRoomName(found.match.teamOneName, found.match.teamTwoName)
+    : `Match ${matchId.slice(0, 8)}`;
+}
+
+/**
  * Creates the match's room (idempotent) with its players as members: private, invite-only, alias
- * #match_<matchId>, named after the match. Players are invited and joined server-side, so the room
- * is in their room list right away. Spectators are not members.
+ * #match_<matchId>, named after the match's teams. Players are invited and joined server-side, so
+ * the room is in their room list right away. Spectators are not members.
  */
 export async function createMatchRoom(ctx: AppContext, matchId: string, userIds: string[]): Promise<string> {
   const existing = await matchRoomOf(ctx, matchId);
@@ -321,7 +335,7 @@ export async function createMatchRoom(ctx: AppContext, matchId: string, userIds:
     roomId = await s.admin.createRoom(bot.accessToken, {
       preset: 'private_chat',
       room_alias_name: matchRoomAliasLocalpart(matchId),
-      name: `Match ${matchId.slice(0, 8)}`,
+      name: await matchRoomTitle(ctx, matchId),
       invite: players.map((p) => p.matrixUserId),
       power_level_content_override: { events_default: 0, invite: 100 },
     });

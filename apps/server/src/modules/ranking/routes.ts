@@ -1,28 +1,34 @@
 /**
  * Competition reads (no login needed): GET /api/users/ranking (leaderboard), GET
- * /api/users/:id/stats, GET /api/users/:id/highlights, GET /api/seasons/:id (dates, standings,
- * prizes = the drop catalogue). Seeds season1 on start.
+ * /api/users/:id/stats, GET /api/users/:id/highlights, GET /api/seasons/:id (dates, the admins'
+ * details in a language, standings, prizes = the drop catalogue); PUT /api/seasons/:id (admins,
+ * audited). Seeds season1 on start.
  */
 import {
   competitionStatsSchema,
   dropItemSchema,
+  errorBodySchema,
   highlightsSchema,
   idParamsSchema,
   isId,
+  localeQuerySchema,
   type RankingPage,
   rankingPageSchema,
   rankingQuerySchema,
   seasonSchema,
   seasonStandingSchema,
+  seasonUpdateBodySchema,
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
+import { requestLocale } from '../accounts/session';
+import { requireAdmin } from '../auth/guard';
 import { allCatalogue } from '../drops/service';
 import { createLeaderboard } from './leaderboard';
-import { findSeason, highlights, playerStats, seedSeasons, standings } from './service';
+import { findSeason, highlights, playerStats, seedSeasons, standings, updateSeason } from './service';
 
 function checkId(id: string): string {
   if (!isId(id)) throw badRequest('ID_MALFORMED');
@@ -101,8 +107,10 @@ export function rankingModule(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['ranking'],
-          summary: 'A season: dates, standings (Elo gained inside the window; frozen after the end), prizes',
+          summary:
+            'A season: dates, the details admins wrote in a language, standings (Elo gained inside the window; frozen after the end), prizes',
           params: idParamsSchema,
+          querystring: localeQuerySchema,
           response: {
             200: z.object({
               season: seasonSchema,
@@ -113,9 +121,30 @@ export function rankingModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const season = await findSeason(ctx, request.params.id);
+        const season = await findSeason(ctx, request.params.id, requestLocale(request));
         if (!season) throw notFound();
         return { season, standings: await standings(ctx, season._id), prizes: await allCatalogue(ctx) };
+      },
+    );
+
+    app.put(
+      '/api/seasons/:id',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['ranking'],
+          summary: "Admin: set a season's dates and one language's details (audited)",
+          security: [{ bearer: [] }],
+          params: idParamsSchema,
+          body: seasonUpdateBodySchema,
+          response: { 200: seasonSchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const actorId = request.userId as string; // requireAdmin let only a signed-in admin through
+        const season = await updateSeason(ctx, actorId, request.params.id, request.body);
+        if (!season) throw notFound();
+        return season;
       },
     );
   };

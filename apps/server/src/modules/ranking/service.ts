@@ -6,14 +6,25 @@
  * Leaderboard rank = position in the order Elo descending, older account first, then id, so ties
  * get distinct, stable positions whatever the page, sort or filter (served by leaderboard.ts).
  */
-import type { CompetitionStats, EloPoint, Highlight, Season, SeasonStanding } from '@openpug/shared';
+import type {
+  CompetitionStats,
+  EloPoint,
+  Highlight,
+  Locale,
+  Season,
+  SeasonStanding,
+  SeasonTexts,
+  SeasonUpdateBody,
+} from '@openpug/shared';
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { inTransaction } from '../../jobs';
 import { users } from '../accounts/schema';
 import { findUserById } from '../accounts/service';
 import { matches, matchPlayers, matchRounds } from '../matches/schema';
 import { recentResults } from '../matches/stats';
-import { seasons } from './schema';
+import { recordAudit } from '../moderation/audit';
+import { seasons, seasonTexts } from './schema';
 
 // --- Player stats ---
 
@@ -157,7 +168,18 @@ export async function seedSeasons(ctx: AppContext): Promise<void> {
     .onConflictDoNothing();
 }
 
-export async function findSeason(ctx: AppContext, id: string): Promise<Season | null> {
+const NO_TEXTS: SeasonTexts = { title: '', description: '', prizes: '' };
+
+async function seasonTextsOf(ctx: AppContext, id: string, locale: Locale): Promise<SeasonTexts> {
+  const [row] = await ctx.db
+    .select()
+    .from(seasonTexts)
+    .where(and(eq(seasonTexts.seasonId, id), eq(seasonTexts.locale, locale)));
+  return row ? { title: row.title, description: row.description, prizes: row.prizes } : NO_TEXTS;
+}
+
+/** A season with its details in `locale` ('' where an admin wrote none). */
+export async function findSeason(ctx: AppContext, id: string, locale: Locale): Promise<Season | null> {
   const [row] = await ctx.db.select().from(seasons).where(eq(seasons.id, id));
   if (!row) return null;
   return {
@@ -166,7 +188,44 @@ export async function findSeason(ctx: AppContext, id: string): Promise<Season | 
     startsAt: new Date(row.startsAt).toISOString(),
     endsAt: new Date(row.endsAt).toISOString(),
     frozen: ctx.clock.now() >= row.endsAt,
+    texts: await seasonTextsOf(ctx, id, locale),
   };
+}
+
+/**
+ * An admin sets a season's dates and one language's details, audited (`season.update`, the
+ * season and language as target, dates and texts before and after); null for an unknown season.
+ * Moving the dates moves the standings' window with them.
+ */
+export async function updateSeason(
+  ctx: AppContext,
+  actorId: string,
+  id: string,
+  body: SeasonUpdateBody,
+): Promise<Season | null> {
+  const { locale, startsAt, endsAt, ...texts } = body;
+  const before = await findSeason(ctx, id, locale);
+  if (!before) return null;
+  await inTransaction(ctx.db, async (tx) => {
+    await tx
+      .update(seasons)
+      .set({ startsAt: Date.parse(startsAt), endsAt: Date.parse(endsAt) })
+      .where(eq(seasons.id, id));
+    const row = { ...texts, updatedAt: ctx.clock.now(), updatedBy: actorId };
+    await tx
+      .insert(seasonTexts)
+      .values({ seasonId: id, locale, ...row })
+      .onConflictDoUpdate({ target: [seasonTexts.seasonId, seasonTexts.locale], set: row });
+    await recordAudit(ctx, tx, {
+      actorId,
+      action: 'season.update',
+      targetType: 'page',
+      targetId: `${id}:${locale}`,
+      before: { startsAt: before.startsAt, endsAt: before.endsAt, ...before.texts },
+      after: { startsAt: new Date(startsAt).toISOString(), endsAt: new Date(endsAt).toISOString(), ...texts },
+    });
+  });
+  return findSeason(ctx, id, locale);
 }
 
 /**

@@ -24,7 +24,7 @@ import { api } from '../api/client';
 import { setLoading, setSuccessMessage } from '../app-state/store';
 import { updateSessionUser, useSession } from '../session/store';
 import { CodeInput, codeInputKey } from './CodeInput';
-import { unlinkVoice } from './voiceLink';
+import { linkedVoiceText, unlinkVoice } from './voiceLink';
 import { closeVoiceLinkDialog, useVoiceLinkDialog } from './voiceLinkState';
 
 export function VoiceLinkDialog() {
@@ -33,6 +33,7 @@ export function VoiceLinkDialog() {
   const teamSpeakId = useSession((s) =>
     typeof s.user?.teamSpeakId === 'string' ? s.user.teamSpeakId : null,
   );
+  const teamSpeakName = useSession((s) => s.user?.teamSpeakName);
   const [picked, setPicked] = useState<VoiceIdentity | null>(null);
   const [codeError, setCodeError] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -74,7 +75,7 @@ export function VoiceLinkDialog() {
         code,
       });
       if (success) {
-        updateSessionUser({ teamSpeakId: picked.id });
+        updateSessionUser({ teamSpeakId: picked.id, teamSpeakName: picked.name });
         setSuccessMessage({ key: 'accounts.voice.linkedSuccess' });
         close();
       } else {
@@ -97,7 +98,7 @@ export function VoiceLinkDialog() {
         {teamSpeakId ? (
           <Stack spacing={2}>
             <Alert severity="success" variant="outlined">
-              {t('accounts.voice.linkedAs', { id: teamSpeakId })}
+              {linkedVoiceText(t, teamSpeakId, teamSpeakName)}
             </Alert>
           </Stack>
         ) : picked ? (

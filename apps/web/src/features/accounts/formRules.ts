@@ -36,6 +36,28 @@ export function issueMessage(issue: z.core.$ZodIssue): FieldMessage {
   return ruleMessage(issue.message);
 }
 
+/**
+ * The first message of each field the schema refuses (keyed by the top-level field). A field in
+ * `own` gets its own text ("Enter a name") for any refusal but a too-long text, which states
+ * its limit; the others go through issueMessage.
+ */
+export function schemaFieldMessages(
+  schema: z.ZodType,
+  value: unknown,
+  own: Record<string, FieldMessage> = {},
+): Record<string, FieldMessage> {
+  const parsed = schema.safeParse(value);
+  const messages: Record<string, FieldMessage> = {};
+  if (parsed.success) return messages;
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    if (!field || messages[field]) continue;
+    const tooLong = issue.code === 'too_big' && issue.origin === 'string';
+    messages[field] = (!tooLong && own[field]) || issueMessage(issue);
+  }
+  return messages;
+}
+
 /** Encodes a message for react-hook-form's string `message`. */
 const encode = (m: FieldMessage) => JSON.stringify(m);
 export function decodeMessage(message: string | undefined): FieldMessage | null {
@@ -67,13 +89,8 @@ export function formResolver<T extends FieldValues>(
       if (typeof value !== 'string' || value.trim() === '')
         errors[field] = { type: 'required', message: encode({ key: `validation.${rule}` }) };
     }
-    const parsed = schema.safeParse(toPayload(values));
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? '');
-        if (field && !errors[field]) errors[field] = { type: 'schema', message: encode(issueMessage(issue)) };
-      }
-    }
+    for (const [field, message] of Object.entries(schemaFieldMessages(schema, toPayload(values))))
+      if (!errors[field]) errors[field] = { type: 'schema', message: encode(message) };
     if (options.confirm) {
       const { field, equals } = options.confirm;
       if (!errors[field] && values[field] !== values[equals])

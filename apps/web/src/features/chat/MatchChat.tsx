@@ -9,7 +9,8 @@ import styles from './Chat.module.css';
 import { ChatRoom } from './ChatRoom';
 
 /**
- * `title` names the chat (the teams); the room's stored name is only its id ("Match b11a1fa0").
+ * `title` names the chat (the teams) in the interface language; the room's stored name, which the
+ * room list shows, names the teams too ("Team A vs Team B", matchRoomName).
  * `captain`: the signed-in player captains this match and moderates its chat.
  */
 export function MatchChat({

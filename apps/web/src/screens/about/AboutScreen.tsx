@@ -5,20 +5,16 @@
  */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { ABOUT_TEXT_MAX, type About, type AboutTexts, type Locale } from '@openpug/shared';
+import { ABOUT_TEXT_MAX, type About, type Locale } from '@openpug/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../features/api/client';
 import { useSession } from '../../features/session/store';
+import { EditTextsDialog } from '../../ui/EditTextsDialog';
 import { ScreenPage } from '../../ui/ScreenPage';
 
 const STEPS = ['queue', 'accept', 'draft', 'veto', 'server', 'elo'] as const;
@@ -45,6 +41,7 @@ export function AboutScreen() {
   const locale = (i18n.language === 'de' ? 'de' : 'en') as Locale;
   const isAdmin = useSession((s) => s.user?.role === 'ADMIN');
   const [editing, setEditing] = useState(false);
+  const client = useQueryClient();
   const query = useQuery({
     queryKey: ['about', locale],
     queryFn: ({ signal }) => api.get<About>('/about', { query: { locale }, signal }),
@@ -90,56 +87,17 @@ export function AboutScreen() {
         </Stack>
       )}
       {editing && about && (
-        <EditDialog locale={locale} texts={about.texts} onClose={() => setEditing(false)} />
+        <EditTextsDialog
+          title={t('about.editTitle', { language: t(`language.${locale}`) })}
+          hint={t('about.editHint')}
+          fields={FIELDS.map((name) => ({ name, label: t(`about.${name}`), maxLength: ABOUT_TEXT_MAX }))}
+          initial={about.texts}
+          onSave={async (draft) => {
+            client.setQueryData(['about', locale], await api.put<About>('/about', { locale, ...draft }));
+          }}
+          onClose={() => setEditing(false)}
+        />
       )}
     </ScreenPage>
-  );
-}
-
-function EditDialog({ locale, texts, onClose }: { locale: Locale; texts: AboutTexts; onClose: () => void }) {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const [draft, setDraft] = useState<AboutTexts>(texts);
-  const [saving, setSaving] = useState(false);
-  const save = async () => {
-    setSaving(true);
-    try {
-      const saved = await api.put<About>('/about', { locale, ...draft });
-      client.setQueryData(['about', locale], saved);
-      onClose();
-    } catch {
-      setSaving(false); // the error dialog shows the key
-    }
-  };
-  return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="about-edit-title">
-      <DialogTitle id="about-edit-title">
-        {t('about.editTitle', { language: t(`language.${locale}`) })}
-      </DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <Typography variant="body2" color="text.secondary">
-            {t('about.editHint')}
-          </Typography>
-          {FIELDS.map((field) => (
-            <TextField
-              key={field}
-              label={t(`about.${field}`)}
-              value={draft[field]}
-              onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
-              multiline
-              minRows={3}
-              slotProps={{ htmlInput: { maxLength: ABOUT_TEXT_MAX } }}
-            />
-          ))}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('about.cancel')}</Button>
-        <Button variant="contained" onClick={save} disabled={saving}>
-          {t('about.save')}
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }

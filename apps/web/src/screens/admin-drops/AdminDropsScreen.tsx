@@ -24,6 +24,8 @@ import {
   type DropEngineState,
   type DropItemsPage,
   type DropsPage,
+  dropEngineSettingsSchema,
+  MAX_DROP_AMOUNT,
   RARITIES,
   SOUNDS,
 } from '@openpug/shared';
@@ -31,6 +33,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { type FieldMessage, schemaFieldMessages } from '../../features/accounts/formRules';
 import { api } from '../../features/api/client';
 import { setSuccessMessage } from '../../features/app-state';
 import { DropArt, RARITY_COLORS } from '../../features/competition/art';
@@ -80,7 +83,8 @@ function EngineSettings() {
   const state = query.data;
   if (!state) return null;
   const intervalMs = Math.round(Number(minutes) * 60_000);
-  const valid = Number.isFinite(intervalMs) && intervalMs >= 1_000;
+  const valid =
+    minutes.trim() !== '' && dropEngineSettingsSchema.safeParse({ enabled: true, intervalMs }).success;
   return (
     <Paper sx={{ p: 2, mb: 3, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
       <Typography sx={{ fontWeight: 700, mr: 1 }}>{t('competition.admin.engine')}</Typography>
@@ -99,6 +103,7 @@ function EngineSettings() {
         value={minutes}
         onChange={(e) => setMinutes(e.target.value)}
         error={!valid}
+        helperText={valid ? undefined : t('competition.admin.invalid.interval')}
         sx={{ width: 170 }}
         slotProps={{ htmlInput: { min: 0.1, step: 1 } }}
       />
@@ -127,17 +132,43 @@ const emptyDrop: CreateDropInput = {
   unlocksSound: null,
 };
 
+/**
+ * Each field's own text for a refused value; the server's keys (IS_EMPTY, INVALID_INPUT) say
+ * nothing about which field or why. The unlock is one select for two fields.
+ */
+const DROP_FIELD_MESSAGES: Record<string, FieldMessage> = {
+  name: { key: 'competition.admin.invalid.name' },
+  image: { key: 'competition.admin.invalid.choose' },
+  rarity: { key: 'competition.admin.invalid.choose' },
+  amount: { key: 'competition.admin.invalid.amount', params: { max: MAX_DROP_AMOUNT } },
+  unlocksBanner: { key: 'competition.admin.invalid.choose' },
+  unlocksSound: { key: 'competition.admin.invalid.choose' },
+};
+
+type DropErrors = Partial<Record<keyof CreateDropInput, FieldMessage>>;
+
 function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const [form, setForm] = useState<CreateDropInput>(emptyDrop);
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<DropErrors>({});
   useEffect(() => {
     if (open) {
       setForm(emptyDrop);
-      setError(null);
+      setErrors({});
     }
   }, [open]);
+  const number = new Intl.NumberFormat(i18n.language);
+  // A field's helper text: its message, or a blank line that keeps the layout still.
+  const helper = (...fields: (keyof CreateDropInput)[]) => {
+    const message = fields.map((f) => errors[f]).find(Boolean);
+    if (!message) return { error: false, helperText: ' ' };
+    const params =
+      typeof message.params?.max === 'number'
+        ? { ...message.params, max: number.format(message.params.max) }
+        : message.params;
+    return { error: true, helperText: t(message.key, params) };
+  };
   const create = useMutation({
     mutationFn: (body: unknown) => api.post('/drops/', body, { expect: 201 }),
     onSuccess: () => {
@@ -147,12 +178,9 @@ function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => voi
     },
   });
   const submit = () => {
-    const parsed = createDropSchema.safeParse(form);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'INVALID_INPUT');
-      return;
-    }
-    create.mutate(parsed.data);
+    const found: DropErrors = schemaFieldMessages(createDropSchema, form, DROP_FIELD_MESSAGES);
+    setErrors(found);
+    if (Object.keys(found).length === 0) create.mutate(createDropSchema.parse(form));
   };
   const set = (patch: Partial<CreateDropInput>) => setForm((f) => ({ ...f, ...patch }));
   return (
@@ -166,8 +194,7 @@ function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => voi
           label={t('competition.admin.fields.name')}
           value={form.name}
           onChange={(e) => set({ name: e.target.value })}
-          error={error !== null && !form.name.trim()}
-          helperText={error ? t(error) : ' '}
+          {...helper('name')}
           autoFocus
           slotProps={{ htmlInput: { 'data-testid': 'drop-name' } }}
         />
@@ -176,6 +203,7 @@ function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => voi
           label={t('competition.admin.fields.image')}
           value={form.image}
           onChange={(e) => set({ image: e.target.value })}
+          {...helper('image')}
         >
           {DROP_IMAGES.map((i) => (
             <MenuItem key={i} value={i}>
@@ -188,6 +216,7 @@ function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => voi
           label={t('competition.admin.fields.rarity')}
           value={form.rarity}
           onChange={(e) => set({ rarity: e.target.value as CreateDropInput['rarity'] })}
+          {...helper('rarity')}
         >
           {RARITIES.map((r) => (
             <MenuItem key={r} value={r} sx={{ color: RARITY_COLORS[r] }}>
@@ -200,7 +229,8 @@ function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => voi
           label={t('competition.admin.fields.amount')}
           value={String(form.amount)}
           onChange={(e) => set({ amount: e.target.value === '' ? 0 : Number(e.target.value) })}
-          slotProps={{ htmlInput: { min: 1 } }}
+          {...helper('amount')}
+          slotProps={{ htmlInput: { min: 1, max: MAX_DROP_AMOUNT, step: 1 } }}
         />
         <TextField
           select
@@ -219,6 +249,7 @@ function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => voi
               unlocksSound: kind === 'sound' ? (value as CreateDropInput['unlocksSound']) : null,
             });
           }}
+          {...helper('unlocksBanner', 'unlocksSound')}
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         >
           <MenuItem value="">{t('competition.admin.nothing')}</MenuItem>

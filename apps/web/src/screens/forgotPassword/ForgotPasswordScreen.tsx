@@ -1,6 +1,7 @@
 /**
  * /forgot (docs/contract.md §4): asks for the reset link. A 200 sets resetEmailSent and shows the message
- * with the e-mail address, with no timeout. The answer is the same whether or not the account exists.
+ * with the e-mail address once, inline in place of the form (no snackbar copy of it). The answer is the
+ * same whether or not the account exists.
  */
 
 import Alert from '@mui/material/Alert';
@@ -13,7 +14,7 @@ import { AuthCard } from '../../features/accounts/AuthCard';
 import { formResolver } from '../../features/accounts/formRules';
 import { LOGIN_PATH } from '../../features/accounts/sessionRules';
 import { api } from '../../features/api/client';
-import { setLoading, setSuccessMessage } from '../../features/app-state/store';
+import { setLoading } from '../../features/app-state/store';
 
 interface ForgotForm {
   email: string;
@@ -35,7 +36,6 @@ export function ForgotPasswordScreen() {
       const res = await api.post<{ sent: true; email: string }>('/forgot', { email: email.trim() });
       setLoading(false);
       setResetEmailSent(res.email);
-      setSuccessMessage({ key: 'accounts.forgot.sent', params: { email: res.email }, timeout: 0 });
     } catch {
       // Error dialog.
     }

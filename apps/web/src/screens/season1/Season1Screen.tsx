@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -8,13 +9,23 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { DropItem, Season, SeasonStanding } from '@openpug/shared';
-import { useQuery } from '@tanstack/react-query';
+import {
+  type DropItem,
+  type Locale,
+  SEASON_TEXT_MAX,
+  SEASON_TITLE_MAX,
+  type Season,
+  type SeasonStanding,
+  type SeasonTexts,
+} from '@openpug/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../features/api/client';
 import { BannerArt, DropArt, RARITY_COLORS } from '../../features/competition/art';
 import { dayjs } from '../../features/locale/dayjs';
 import { useSession } from '../../features/session';
+import { EditTextsDialog, type TextFieldSpec } from '../../ui/EditTextsDialog';
 import { compactTableSx, TableUserLink } from '../../ui/PagedTable';
 import { ScreenPage } from '../../ui/ScreenPage';
 
@@ -24,21 +35,81 @@ interface SeasonView {
   prizes: DropItem[];
 }
 
-/** /season1: dates, standings (Elo gained inside the season; frozen after the end) and the prizes. */
+type SeasonDraft = SeasonTexts & { startsAt: string; endsAt: string };
+
+/** Dates are edited as local calendar days. */
+const toDay = (iso: string) => dayjs(iso).format('YYYY-MM-DD');
+
+/**
+ * /season1: dates, the admins' title, description and prizes text in the interface language (else
+ * the season's name, and the drop catalogue alone as the prizes), standings (Elo gained inside the
+ * season; frozen after the end). Admins edit the dates and the current language's texts here.
+ */
 export function Season1Screen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const locale = (i18n.language === 'de' ? 'de' : 'en') as Locale;
   const me = useSession((s) => s.user?._id);
+  const isAdmin = useSession((s) => s.user?.role === 'ADMIN');
+  const [editing, setEditing] = useState(false);
+  const client = useQueryClient();
+  const queryKey = ['season', 'season1', locale];
   const query = useQuery({
-    queryKey: ['season', 'season1'],
-    queryFn: ({ signal }) => api.get<SeasonView>('/seasons/season1', { signal }),
+    queryKey,
+    queryFn: ({ signal }) => api.get<SeasonView>('/seasons/season1', { query: { locale }, signal }),
   });
   const data = query.data;
+  const fields: TextFieldSpec<keyof SeasonDraft>[] = [
+    { name: 'startsAt', label: t('competition.season.fields.startsAt'), date: true },
+    { name: 'endsAt', label: t('competition.season.fields.endsAt'), date: true },
+    {
+      name: 'title',
+      label: t('competition.season.fields.title'),
+      singleLine: true,
+      maxLength: SEASON_TITLE_MAX,
+    },
+    { name: 'description', label: t('competition.season.fields.description'), maxLength: SEASON_TEXT_MAX },
+    { name: 'prizes', label: t('competition.season.fields.prizes'), maxLength: SEASON_TEXT_MAX },
+  ];
+  const save = async ({ startsAt, endsAt, ...texts }: SeasonDraft) => {
+    const season = await api.put<Season>('/seasons/season1', {
+      locale,
+      ...texts,
+      startsAt: dayjs(startsAt).toISOString(),
+      endsAt: dayjs(endsAt).toISOString(),
+    });
+    client.setQueryData<SeasonView>(queryKey, (view) => view && { ...view, season });
+    // The dates move the standings' window, and other languages show the new dates too.
+    client.invalidateQueries({ queryKey: ['season', 'season1'] });
+  };
+  const title = data?.season.texts.title || data?.season.name || '';
+  const hasPrizes = Boolean(data && (data.season.texts.prizes || data.prizes.length > 0));
   return (
     <ScreenPage title={t('screens.season1.title')}>
+      {data && isAdmin && (
+        <Box sx={{ mb: 2 }}>
+          <Button variant="outlined" onClick={() => setEditing(true)}>
+            {t('competition.season.edit')}
+          </Button>
+        </Box>
+      )}
+      {editing && data && (
+        <EditTextsDialog
+          title={t('competition.season.editTitle', { language: t(`language.${locale}`) })}
+          hint={t('competition.season.editHint')}
+          fields={fields}
+          initial={{
+            ...data.season.texts,
+            startsAt: toDay(data.season.startsAt),
+            endsAt: toDay(data.season.endsAt),
+          }}
+          onSave={save}
+          onClose={() => setEditing(false)}
+        />
+      )}
       {data && (
         <>
           <Paper sx={{ overflow: 'hidden', mb: 3, position: 'relative' }}>
-            <BannerArt banner="aurora" height={120} label={data.season.name} />
+            <BannerArt banner="aurora" height={120} label={title} />
             <Box
               sx={{
                 position: 'absolute',
@@ -49,8 +120,16 @@ export function Season1Screen() {
                 justifyContent: 'center',
               }}
             >
-              <Typography sx={{ fontWeight: 800, fontSize: { xs: '1.2rem', md: '1.6rem' }, color: '#fff' }}>
-                {data.season.name}
+              <Typography
+                component="h2"
+                sx={{
+                  fontWeight: 800,
+                  fontSize: { xs: '1.2rem', md: '1.6rem' },
+                  color: '#fff',
+                  overflowWrap: 'break-word',
+                }}
+              >
+                {title}
               </Typography>
               <Typography sx={{ color: '#e0e6f0' }} data-testid="season-dates">
                 {dayjs(data.season.startsAt).format('D MMM YYYY')} –{' '}
@@ -66,14 +145,28 @@ export function Season1Screen() {
               </Box>
             </Box>
           </Paper>
-          <Typography variant="h2" sx={{ mb: 1.5 }}>
-            {t('competition.season.prizes')}
-          </Typography>
-          {data.prizes.length === 0 ? (
-            <Typography color="text.secondary" sx={{ mb: 3 }}>
-              {t('competition.season.noPrizes')}
+          {data.season.texts.description && (
+            <Typography
+              sx={{ whiteSpace: 'pre-line', color: 'text.secondary', mb: 3 }}
+              data-testid="season-description"
+            >
+              {data.season.texts.description}
             </Typography>
-          ) : (
+          )}
+          {hasPrizes && (
+            <Typography variant="h2" sx={{ mb: 1.5 }}>
+              {t('competition.season.prizes')}
+            </Typography>
+          )}
+          {data.season.texts.prizes && (
+            <Typography
+              sx={{ whiteSpace: 'pre-line', color: 'text.secondary', mb: 2 }}
+              data-testid="season-prizes"
+            >
+              {data.season.texts.prizes}
+            </Typography>
+          )}
+          {data.prizes.length > 0 && (
             <Box sx={{ display: 'flex', gap: 2, overflowX: 'auto', pb: 1, mb: 3 }}>
               {data.prizes.map((p) => (
                 <Paper

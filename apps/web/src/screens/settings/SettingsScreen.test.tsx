@@ -39,4 +39,26 @@ describe('settings: the linked voice identity', () => {
     expect(row.textContent).not.toContain(UID);
     expect(within(row).getByTestId('voice-identity').getAttribute('title')).toBe(UID);
   });
+
+  it('names the identity by the nickname it had when linked', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ banners: [], sounds: [] }), { status: 200 })),
+    );
+    useSession.setState({
+      token: 'tok',
+      isTokenSet: true,
+      user: { _id: 'u1', name: 'Ace', teamSpeakId: UID, teamSpeakName: 'Neo' },
+    });
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <SettingsScreen />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const identity = await screen.findByTestId('voice-identity');
+    expect(identity.textContent).toBe('Linked to Neo');
+    expect(identity.getAttribute('title')).toBe(UID);
+  });
 });

@@ -28,7 +28,7 @@ import { LogoutButton } from '../../features/accounts/LogoutButton';
 import { SteamLogo } from '../../features/accounts/SteamButton';
 import { NOTIFICATION_SOUNDS, playSound } from '../../features/accounts/sounds';
 import { reportSteamPopupError, steamLink } from '../../features/accounts/steamPopup';
-import { unlinkVoice } from '../../features/accounts/voiceLink';
+import { linkedVoiceText, unlinkVoice } from '../../features/accounts/voiceLink';
 import { openVoiceLinkDialog } from '../../features/accounts/voiceLinkState';
 import { api } from '../../features/api/client';
 import { setLoading, setSuccessMessage } from '../../features/app-state/store';
@@ -55,9 +55,6 @@ function HeadsetIcon() {
     </svg>
   );
 }
-
-/** A TeamSpeak uid ("0Tt/ugf09…=", 28 characters) shortened for reading: its first 8 characters. */
-export const shortVoiceId = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
 
 const soundLabel = (file: string) => file.replace(/\.\w+$/, '');
 
@@ -225,9 +222,9 @@ function LinkedAccounts() {
           linked={Boolean(teamSpeakId)}
           detail={
             teamSpeakId ? (
-              // The server stores only the identity's uid (no nickname): shortened, in full on hover.
+              // The nickname it had when linked (else the uid shortened); the uid in full on hover.
               <span title={teamSpeakId} data-testid="voice-identity">
-                {t('accounts.voice.linkedAs', { id: shortVoiceId(teamSpeakId) })}
+                {linkedVoiceText(t, teamSpeakId, user?.teamSpeakName)}
               </span>
             ) : (
               t('accounts.voice.homeHint')

@@ -52,7 +52,15 @@ export function UserHeader({ user }: { user: UserCardData | undefined }) {
         />
       </Box>
       <Box sx={{ px: { xs: 2, md: 3 }, pb: 2.5 }}>
-        <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 2 }}>
+        {/* On a phone the name gets the full width below the avatar, so its words fit on a line. */}
+        <Box
+          sx={{
+            display: 'flex',
+            flexDirection: { xs: 'column', sm: 'row' },
+            alignItems: 'flex-start',
+            gap: { xs: 1, sm: 2 },
+          }}
+        >
           <Box
             sx={{
               borderRadius: '50%',
@@ -64,14 +72,15 @@ export function UserHeader({ user }: { user: UserCardData | undefined }) {
           >
             <UserAvatar user={user} size={88} />
           </Box>
-          <Box sx={{ minWidth: 0, flex: 1, pt: 1.25 }}>
+          <Box sx={{ minWidth: 0, flex: 1, pt: { xs: 0, sm: 1.25 }, width: { xs: '100%', sm: 'auto' } }}>
             <Typography
               component="h1"
               sx={{
-                fontSize: { xs: '1.5rem', md: '1.9rem' },
+                fontSize: { xs: '1.35rem', sm: '1.5rem', md: '1.9rem' },
                 fontWeight: 800,
                 lineHeight: 1.2,
-                wordBreak: 'break-word',
+                // Lines break between words; only a word longer than the whole line is split.
+                overflowWrap: 'break-word',
               }}
             >
               {user.name ?? t('friends.unnamed')}

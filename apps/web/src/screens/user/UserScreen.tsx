@@ -55,7 +55,10 @@ export function UserScreen() {
       <Tabs
         value={current}
         variant="scrollable"
-        scrollButtons={false}
+        // Arrows beside the row whenever it is wider than the screen, phones included.
+        scrollButtons="auto"
+        allowScrollButtonsMobile
+        data-testid="user-tabs"
         aria-label={t('user.tabs.label')}
         sx={{ borderBottom: 1, borderColor: 'divider' }}
       >
