@@ -1,4 +1,5 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { DEFAULT_BANNER, DEFAULT_SOUND, ELO_DEFAULT, ROLES } from '@openpug/shared';
 
 /**
  * Accounts: one row per player, with the Profile fields of docs/contract.md §3. Other modules keep their own
@@ -12,7 +13,7 @@ export const users = pgTable(
     email: text('email').unique(),
     name: text('name'),
     passwordHash: text('password_hash'),
-    role: text('role', { enum: ['ADMIN', 'USER'] })
+    role: text('role', { enum: ROLES })
       .notNull()
       .default('USER'),
     verified: boolean('verified').notNull().default(false),
@@ -30,11 +31,11 @@ export const users = pgTable(
     phone: text('phone'),
     whatsAppEnabled: boolean('whats_app_enabled').notNull().default(false),
     discordId: text('discord_id').unique(),
-    sound: text('sound').notNull().default('retro.mp3'),
-    banner: text('banner').notNull().default('ezpug'),
-    unlockedBanners: jsonb('unlocked_banners').$type<string[]>().notNull().default(['ezpug']),
+    sound: text('sound').notNull().default(DEFAULT_SOUND),
+    banner: text('banner').notNull().default(DEFAULT_BANNER),
+    unlockedBanners: jsonb('unlocked_banners').$type<string[]>().notNull().default([DEFAULT_BANNER]),
     unseenDropsCount: integer('unseen_drops_count').notNull().default(0),
-    elo: integer('elo').notNull().default(200),
+    elo: integer('elo').notNull().default(ELO_DEFAULT),
     failedLogins: integer('failed_logins').notNull().default(0),
     blockedUntil: timestamp('blocked_until', { withTimezone: true }),
     /**

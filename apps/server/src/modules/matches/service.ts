@@ -19,6 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  ELO_DEFAULT,
   LIVE_MATCH_STATUSES,
   type MapInfo,
   type MatchCancelReason,
@@ -194,7 +195,7 @@ export async function createMatch(
   const users = await findUsersByIds(tx, userIds);
   const byId = new Map(users.map((u) => [u.id, u]));
   const reliability = await reliabilityOf(tx, userIds);
-  const rated = userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? 200 }));
+  const rated = userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? ELO_DEFAULT }));
   const captains = chooseCaptains(rated);
   const now = ctx.clock.now();
   const id = randomUUID();
@@ -228,7 +229,7 @@ export async function createMatch(
         name: u?.name ?? 'player',
         avatar: u?.avatar ?? null,
         steamId: u?.steamId ?? null,
-        elo: u?.elo ?? 200,
+        elo: u?.elo ?? ELO_DEFAULT,
         reliability: reliability.get(uid) ?? null,
       };
     }),
