@@ -10,6 +10,7 @@
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { beforeLive, matchStateOf } from '../matches/lifecycle';
 import { waitsForPlayers } from '../matches/presence';
 import { loadMatch } from '../matches/service';
 import { armConnectDeadline, recordPresence } from '../matches/substitutes';
@@ -27,8 +28,7 @@ export async function startConnectWindow(
   matchId: string,
 ): Promise<void> {
   const found = await loadMatch(tx, matchId);
-  if (found?.match.status !== 'active' || found.match.liveAt !== null || found.match.deadline !== null)
-    return;
+  if (!found || !beforeLive(matchStateOf(found.match)) || found.match.deadline !== null) return;
   if ((await armConnectDeadline(ctx, tx, after, matchId)) === null) return;
   const first = ctx.clock.now() + pollEvery(ctx);
   await jobsOf(ctx).schedule(tx, after, CONNECT_POLL_JOB, `${matchId}:${first}`, first);

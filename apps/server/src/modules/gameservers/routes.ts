@@ -17,6 +17,7 @@ import { After, jobsOf, logOf, splitIndexedKey } from '../../jobs';
 import { notFound, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
+import { matchStateOf } from '../matches/lifecycle';
 import { matches } from '../matches/schema';
 import { ALLOCATE_JOB, cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
@@ -103,7 +104,8 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
     const jobs = jobsOf(ctx);
     jobs.handle(ALLOCATE_JOB, async (job, tx, after) => {
       const found = await loadMatch(tx, job.key, true);
-      if (found?.match.status !== 'active' || found.match.serverGotv || !found.match.mapKey) return;
+      // Only a match that still wants a server (not moved or ended since the job was armed).
+      if (!found || matchStateOf(found.match) !== 'allocating' || !found.match.mapKey) return;
       try {
         await allocateServer(ctx, tx, after, found);
       } catch (err) {

@@ -33,6 +33,7 @@ import {
   waitsForPlayers,
 } from './presence';
 import { matchEvents, matches, matchPlayers } from './schema';
+import { inMatchStates, matchStateOf } from './lifecycle';
 import { cancelMatchTx, LIVE_JOB, loadMatch, publishState } from './service';
 import { isRostered, type MatchRow, type PlayerRow } from './state';
 
@@ -63,7 +64,7 @@ const rostered = (players: readonly PlayerRow[]) => players.filter(isRostered);
 function openSlots(match: MatchRow, players: readonly PlayerRow[], presence: Presence): PlayerRow[] {
   return rostered(players)
     .filter((p) =>
-      match.liveAt === null
+      matchStateOf(match) !== 'live'
         ? presence.noShows.has(p.userId)
         : p.leftAt !== null && presence.subRequests.has(p.userId),
     )
@@ -89,7 +90,7 @@ export async function openSubstituteOffer(
 ): Promise<number> {
   const now = ctx.clock.now();
   let deadline = match.deadline;
-  if (deadline === null || deadline <= now || match.liveAt === null) {
+  if (deadline === null || deadline <= now || matchStateOf(match) !== 'live') {
     deadline = now + ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS;
     await tx.update(matches).set({ deadline }).where(eq(matches.id, match.id));
     await jobsOf(ctx).schedule(tx, after, SUBSTITUTE_JOB, `${match.id}:${deadline}`, deadline);
@@ -117,7 +118,7 @@ export async function armConnectDeadline(
   const rows = await tx
     .update(matches)
     .set({ deadline })
-    .where(and(eq(matches.id, matchId), eq(matches.status, 'active'), isNull(matches.liveAt)))
+    .where(and(eq(matches.id, matchId), inMatchStates('allocating', 'waiting')))
     .returning({ id: matches.id });
   if (rows.length === 0) return null;
   await jobsOf(ctx).schedule(tx, after, CONNECT_JOB, `${matchId}:${deadline}`, deadline);
@@ -277,7 +278,7 @@ export async function substituteTimedOut(
 ): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
   if (found?.match.status !== 'active' || found.match.deadline !== deadline) return; // stale
-  if (found.match.liveAt !== null) {
+  if (matchStateOf(found.match) === 'live') {
     await tx.update(matches).set({ deadline: null }).where(eq(matches.id, matchId));
     await tx
       .delete(matchEvents)
@@ -324,7 +325,7 @@ export function takeSubstituteSlot(
       const last = open.length === 1;
       // Everyone hears the offer is over before the game server is asked to take the substitute.
       if (last) after.add(() => ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId }));
-      const live = match.liveAt !== null;
+      const live = matchStateOf(match) === 'live';
       await replaceRosterPlayer(ctx, tx, after, match, slot, user, { keepRow: live });
       if (live) {
         // A leaver's slot: the row stays (their loss, their history); the game goes on.
