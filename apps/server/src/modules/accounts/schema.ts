@@ -1,5 +1,5 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { DEFAULT_BANNER, DEFAULT_SOUND, ELO_DEFAULT, ROLES } from '@openpug/shared';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Accounts: one row per player, with the Profile fields of docs/contract.md §3. Other modules keep their own
@@ -13,9 +13,7 @@ export const users = pgTable(
     email: text('email').unique(),
     name: text('name'),
     passwordHash: text('password_hash'),
-    role: text('role', { enum: ROLES })
-      .notNull()
-      .default('USER'),
+    role: text('role', { enum: ROLES }).notNull().default('USER'),
     verified: boolean('verified').notNull().default(false),
     /**
      * The role has been decided (by the ADMIN_EMAILS seed, an admin or the admin CLI): from then

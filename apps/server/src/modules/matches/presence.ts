@@ -84,9 +84,7 @@ export async function connectStateOf(
 
 /** Whether a live match's substitute offer is running (leaver slots asked for, deadline ahead). */
 export const liveOfferRuns = (ctx: AppContext, match: MatchRow) =>
-  matchStateOf(match) === 'live' &&
-  match.deadline !== null &&
-  match.deadline > ctx.clock.now();
+  matchStateOf(match) === 'live' && match.deadline !== null && match.deadline > ctx.clock.now();
 
 /** Stored for the room: the live match's leavers whose slot is open, and the running offer. */
 export async function leaverStateOf(

@@ -45,12 +45,12 @@ import {
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
 import { fairestPick } from './fairness';
 import {
+  MATCH_INITIAL_STATE,
   type MatchEffect,
   type MatchEvent,
   type MatchLifecycleState,
   matchLifecycle,
   matchStateOf,
-  MATCH_INITIAL_STATE,
   statusOf,
 } from './lifecycle';
 import { storeWinProbability } from './predictions';
@@ -122,7 +122,13 @@ export async function runMatchEffects(
         break;
       case 'armLiveDeadline':
         if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-          await jobs.schedule(tx, after, LIVE_JOB, matchId, ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS);
+          await jobs.schedule(
+            tx,
+            after,
+            LIVE_JOB,
+            matchId,
+            ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
+          );
         break;
       case 'disarmLiveDeadline':
         await jobs.cancel(tx, after, LIVE_JOB, matchId);
@@ -295,9 +301,16 @@ export async function createMatch(
     }),
   );
   // The first pick's deadline, as every later one (lifecycle.ts: a new match starts in the draft).
-  await runMatchEffects(ctx, tx, after, id, { to: MATCH_INITIAL_STATE, effects: ['armPickDeadline'] }, {
-    turn: { index: 0, deadline },
-  });
+  await runMatchEffects(
+    ctx,
+    tx,
+    after,
+    id,
+    { to: MATCH_INITIAL_STATE, effects: ['armPickDeadline'] },
+    {
+      turn: { index: 0, deadline },
+    },
+  );
   patchAll(ctx, after, userIds, (uid) => ({
     inQueue: false,
     match: { active: true, matchId: id, status: 'playerveto', map: null, score: { teamOne: 0, teamTwo: 0 } },

@@ -14,7 +14,7 @@
  * players are free again, the server is freed).
  */
 import { ELO_DEFAULT, type LIVE_MATCH_STATUSES, type TeamKey, type UserStatusPatch } from '@openpug/shared';
-import { and, eq, inArray, isNull, like, or } from 'drizzle-orm';
+import { and, eq, inArray, like, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { After, inTransaction, jobsOf, logOf } from '../../jobs';
@@ -22,6 +22,7 @@ import { conflict, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { recordOffence } from '../queue/cooldowns';
 import { freeQueuedUserIds, takeFromQueue } from '../queue/service';
+import { inMatchStates, matchStateOf } from './lifecycle';
 import {
   CONNECTED_KEY,
   liveOfferRuns,
@@ -33,7 +34,6 @@ import {
   waitsForPlayers,
 } from './presence';
 import { matchEvents, matches, matchPlayers } from './schema';
-import { inMatchStates, matchStateOf } from './lifecycle';
 import { cancelMatchTx, LIVE_JOB, loadMatch, publishState } from './service';
 import { isRostered, type MatchRow, type PlayerRow } from './state';
 

@@ -21,7 +21,6 @@ import { matches } from '../matches/schema';
 import { queueEntries } from '../queue/schema';
 import { attachMetrics, createMetrics } from './registry';
 
-
 /** Loopback, or the right METRICS_TOKEN (compared in constant time). */
 export function mayReadMetrics(request: FastifyRequest, metricsToken: string | undefined): boolean {
   if (isLoopbackAddress(request.ip)) return true;
