@@ -313,7 +313,13 @@ export async function createMatch(
   );
   patchAll(ctx, after, userIds, (uid) => ({
     inQueue: false,
-    match: { active: true, matchId: id, status: 'playerveto', map: null, score: { teamOne: 0, teamTwo: 0 } },
+    match: {
+      active: true,
+      matchId: id,
+      status: MATCH_INITIAL_STATE,
+      map: null,
+      score: { teamOne: 0, teamTwo: 0 },
+    },
     teamOne: uid === captains.teamOne,
   }));
   return id;
