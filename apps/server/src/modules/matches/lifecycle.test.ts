@@ -6,6 +6,7 @@ import {
   ACTIVE_STAGES,
   MATCH_EVENTS,
   MATCH_LIFECYCLE_STATES,
+  MATCH_START,
   MATCH_TRANSITIONS,
   matchLifecycle,
   matchStateOf,
@@ -82,6 +83,11 @@ describe('match lifecycle table', () => {
     if (!outcome.ok) throw new Error(`${state} × ${event} refused, expected ${expected}`);
     expect([outcome.to, outcome.effects.join(',')].filter(Boolean).join(' ')).toBe(expected);
     expect(matchLifecycle.require(state, event).to).toBe(outcome.to);
+  });
+
+  it('a new match starts in the draft with its first pick deadline', () => {
+    expect(MATCH_START).toEqual({ to: 'playerveto', effects: ['armPickDeadline'] });
+    expect(MATCH_LIFECYCLE_STATES[0]).toBe(MATCH_START.to);
   });
 
   it('refuses with an AppError the error handler answers as 409', () => {

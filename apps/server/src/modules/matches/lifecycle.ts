@@ -14,7 +14,7 @@
  */
 import { type MatchStatus, matchStatuses } from '@openpug/shared';
 import { and, eq, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
-import { defineMachine, type TransitionTable } from '../../lib/machine';
+import { defineMachine, type Transition, type TransitionTable } from '../../lib/machine';
 import { matches } from './schema';
 
 export const ACTIVE_STAGES = ['allocating', 'waiting', 'live'] as const;
@@ -132,6 +132,7 @@ export const MATCH_TRANSITIONS: TransitionTable<MatchLifecycleState, MatchEvent,
 };
 
 export const matchLifecycle = defineMachine(MATCH_TRANSITIONS, 'WRONG_MATCH_PHASE');
+export type MatchTransition = Transition<MatchLifecycleState, MatchEffect>;
 
 /** The lifecycle state of a stored match: its status, and for an active one its stage. */
 export function matchStateOf(m: {
@@ -166,8 +167,11 @@ export function inMatchStates(...states: MatchLifecycleState[]): SQL | undefined
 export const statusOf = (state: MatchLifecycleState): MatchStatus =>
   (ACTIVE_STAGES as readonly string[]).includes(state) ? 'active' : (state as MatchStatus);
 
-/** A new match starts in the player draft. */
-export const MATCH_INITIAL_STATE = 'playerveto' satisfies MatchLifecycleState;
+/** A new match (createMatch): it starts in the player draft, the first pick's deadline armed. */
+export const MATCH_START = {
+  to: 'playerveto',
+  effects: ['armPickDeadline'],
+} as const satisfies Transition<MatchLifecycleState, MatchEffect>;
 
 /** Active and the game not live yet: a server is wanted or its players are connecting. */
 export const beforeLive = (state: MatchLifecycleState) => state === 'allocating' || state === 'waiting';

@@ -45,10 +45,9 @@ import {
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
 import { fairestPick } from './fairness';
 import {
-  MATCH_INITIAL_STATE,
-  type MatchEffect,
+  MATCH_START,
   type MatchEvent,
-  type MatchLifecycleState,
+  type MatchTransition,
   matchLifecycle,
   matchStateOf,
   statusOf,
@@ -101,7 +100,7 @@ export async function runMatchEffects(
   tx: Db,
   after: After,
   matchId: string,
-  transition: { to: MatchLifecycleState; effects: readonly MatchEffect[] },
+  transition: MatchTransition,
   opts: { turn?: { index: number; deadline: number }; reason?: MatchCancelReason } = {},
 ): Promise<void> {
   const jobs = jobsOf(ctx);
@@ -270,7 +269,7 @@ export async function createMatch(
   const nameOf = (uid: string) => byId.get(uid)?.name ?? 'player';
   await tx.insert(matches).values({
     id,
-    status: statusOf(MATCH_INITIAL_STATE),
+    status: statusOf(MATCH_START.to),
     createdAt: now,
     teamOneName: `Team ${nameOf(captains.teamOne)}`,
     teamTwoName: `Team ${nameOf(captains.teamTwo)}`,
@@ -300,23 +299,13 @@ export async function createMatch(
       };
     }),
   );
-  // The first pick's deadline, as every later one (lifecycle.ts: a new match starts in the draft).
-  await runMatchEffects(
-    ctx,
-    tx,
-    after,
-    id,
-    { to: MATCH_INITIAL_STATE, effects: ['armPickDeadline'] },
-    {
-      turn: { index: 0, deadline },
-    },
-  );
+  await runMatchEffects(ctx, tx, after, id, MATCH_START, { turn: { index: 0, deadline } });
   patchAll(ctx, after, userIds, (uid) => ({
     inQueue: false,
     match: {
       active: true,
       matchId: id,
-      status: MATCH_INITIAL_STATE,
+      status: MATCH_START.to,
       map: null,
       score: { teamOne: 0, teamTwo: 0 },
     },
@@ -558,7 +547,8 @@ export async function setServer(
 ): Promise<void> {
   // The caller holds the match row locked (allocation, a move, the MatchZy load).
   const found = await loadMatch(tx, matchId);
-  const next = matchLifecycle.require(found ? matchStateOf(found.match) : 'cancelled', 'serverSet');
+  if (!found) throw notFound();
+  const next = matchLifecycle.require(matchStateOf(found.match), 'serverSet');
   await tx
     .update(matches)
     .set({
@@ -569,7 +559,7 @@ export async function setServer(
     })
     .where(eq(matches.id, matchId));
   await runMatchEffects(ctx, tx, after, matchId, next);
-  const members = new Set(found?.players.map((p) => p.userId) ?? []);
+  const members = new Set(found.players.map((p) => p.userId));
   after.add(async () => {
     const sockets = await ctx.realtime.io.in(matchRoom(matchId)).fetchSockets();
     for (const s of sockets) {
@@ -812,8 +802,6 @@ export async function finishMatch(
   await runMatchEffects(ctx, tx, after, match.id, next);
 }
 
-type Accepted = { to: MatchLifecycleState; effects: readonly MatchEffect[] };
-
 /** Cancels the match if it is still live (see cancelLoaded); false when it is unknown or over. */
 export async function cancelMatchTx(
   ctx: AppContext,
@@ -839,7 +827,7 @@ async function cancelLoaded(
   tx: Db,
   after: After,
   found: { match: MatchRow; players: PlayerRow[] },
-  next: Accepted,
+  next: MatchTransition,
   reason: MatchCancelReason,
 ): Promise<void> {
   const matchId = found.match.id;
