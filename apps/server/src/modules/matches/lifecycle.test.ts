@@ -1,9 +1,12 @@
 /** Every cell of the match lifecycle table: the legal ones, and the refusal of all others. */
-import { matchStatuses } from '@openpug/shared';
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { type MatchStatus, matchStatuses } from '@openpug/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../../../test/helpers';
 import { AppError } from '../../lib/errors';
 import {
   ACTIVE_STAGES,
+  inMatchStates,
   MATCH_EVENTS,
   MATCH_LIFECYCLE_STATES,
   MATCH_START,
@@ -12,6 +15,7 @@ import {
   matchStateOf,
   statusOf,
 } from './lifecycle';
+import { matches } from './schema';
 
 const ended = 'endDeadlines,announceEnded';
 /** "state event" → "next effects…", written out independently of the table. */
@@ -115,5 +119,55 @@ describe('matchStateOf', () => {
 
   it('maps every stage back to active', () => {
     for (const stage of ACTIVE_STAGES) expect(statusOf(stage)).toBe('active');
+  });
+});
+
+describe('inMatchStates', () => {
+  let database: TestDatabase;
+  /** One stored match per lifecycle state, with the columns that state has. */
+  const rows = new Map<string, { status: MatchStatus; serverGotv: string | null; liveAt: number | null }>();
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const shapes: [MatchStatus, string | null, number | null][] = [
+      ['playerveto', null, null],
+      ['mapveto', null, null],
+      ['active', null, null],
+      ['active', '10.0.0.1:27020', null],
+      ['active', '10.0.0.1:27020', 1_000],
+      ['finished', '10.0.0.1:27020', 1_000],
+      ['cancelled', null, null],
+    ];
+    for (const [status, serverGotv, liveAt] of shapes) {
+      const id = randomUUID();
+      rows.set(id, { status, serverGotv, liveAt });
+      await database.db.insert(matches).values({
+        id,
+        status,
+        serverGotv,
+        liveAt,
+        createdAt: 1,
+        teamOneName: 'a',
+        teamTwoName: 'b',
+        pickOrder: 'ABBAABBA',
+        mapPool: [],
+      });
+    }
+  });
+  afterAll(() => database.dispose());
+
+  it.each(MATCH_LIFECYCLE_STATES)('selects exactly the matches matchStateOf reads as %s', async (state) => {
+    const found = await database.db.select({ id: matches.id }).from(matches).where(inMatchStates(state));
+    const expected = [...rows].filter(([, row]) => matchStateOf(row) === state).map(([id]) => id);
+    expect(expected).toHaveLength(1);
+    expect(found.map((r) => r.id)).toEqual(expected);
+  });
+
+  it('combines several states', async () => {
+    const found = await database.db
+      .select({ id: matches.id })
+      .from(matches)
+      .where(inMatchStates('allocating', 'waiting'));
+    expect(found).toHaveLength(2);
   });
 });

@@ -9,8 +9,8 @@
  *                the players are connecting (the connect deadline, the live deadline);
  *   live       — the server reported going_live: rounds, leavers, substitutes, the stale deadline.
  * The stage is not a column of its own: it is what the server columns and `live_at` say, read
- * through `matchStateOf` alone, so it can never disagree with them (an admin's move writes them
- * back to allocating, and nothing else writes them).
+ * through `matchStateOf` (SQL: `inMatchStates`) alone, so it can never disagree with them; they
+ * are written by the transitions that change the stage (serverSet, wentLive, serverMoved).
  */
 import { type MatchStatus, matchStatuses } from '@openpug/shared';
 import { and, eq, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
