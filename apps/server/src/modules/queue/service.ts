@@ -365,7 +365,8 @@ export async function queueState(ctx: AppContext, userId: string): Promise<Queue
   let phase: QueueReadyPayload | null = null;
   if (entry?.phaseId) {
     const [p] = await ctx.db.select().from(acceptPhases).where(eq(acceptPhases.id, entry.phaseId));
-    if (p && p.status === ACCEPT_PHASE_INITIAL)
+    // Shown while it can still be accepted (open).
+    if (p && acceptPhase.transition(p.status, 'accept').ok)
       phase = { players: await phasePlayers(ctx.db, p.playerIds, p.id), deadline: p.deadline };
   }
   return {
