@@ -4,6 +4,7 @@
  */
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { clientEvents } from '@openpug/shared';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -15,6 +16,7 @@ import { backupRoutes } from './backup/routes';
 import type { AppContext } from './context';
 import { EventBus } from './events';
 import { homeserverModule } from './homeserver';
+import { Scheduler } from './jobs';
 import { frameworkErrors, installErrorHandling } from './lib/errors';
 import { refuseNulCharacters } from './lib/input';
 import { installRequestIdHeader, loggerOptions, requestIdOptions } from './logging';
@@ -75,7 +77,7 @@ function trustProxyOption(
 }
 
 export async function buildApp(
-  base: Omit<AppContext, 'realtime' | 'bus' | 'mailer' | 'voice' | 'log'> &
+  base: Omit<AppContext, 'realtime' | 'bus' | 'jobs' | 'mailer' | 'voice' | 'log'> &
     Partial<Pick<AppContext, 'mailer' | 'voice'>>,
   options: BuildOptions = {},
 ): Promise<AppInstance> {
@@ -105,6 +107,7 @@ export async function buildApp(
   // change or reset ends every session issued before, on HTTP and at socket sign-in.
   const tokens = withSessionCheck(base.tokens, (userId) => sessionGenerationOf(base.db, userId));
   const realtime = createRealtime(app.server, {
+    events: clientEvents,
     tokens,
     log: app.log,
     trustProxy: trustProxyOption(base.config.TRUST_PROXY),
@@ -116,6 +119,8 @@ export async function buildApp(
     realtime,
     log: app.log,
     bus: new EventBus(app.log),
+    // Handlers get this context; `ctx` is set before any job can fire.
+    jobs: new Scheduler(base.db, base.clock, app.log, base.config.JOBS_POLL_MS, () => ctx),
     mailer: base.mailer ?? createMailer(base.config, base.db, app.log, () => base.clock.now()),
     voice: base.voice ?? createVoiceServer(base.config, base.db, app.log, () => base.clock.now()),
   };
@@ -172,6 +177,13 @@ export async function buildApp(
     aboutModule,
   ];
   for (const module of modules) await app.register(module(ctx));
+  // The job scheduler starts once every module has registered its job kinds and run its own
+  // start-up (a restart re-arms the pending jobs), and stops on close. A plugin after the modules,
+  // because Fastify runs a plugin's onReady hooks after those of the plugins registered before it.
+  await app.register(async (scheduler) => {
+    scheduler.addHook('onReady', () => ctx.jobs.start());
+    scheduler.addHook('preClose', () => ctx.jobs.stop());
+  });
 
   await serveWeb(app, options.webDist ?? ctx.config.WEB_DIST ?? defaultWebDist());
   return app as unknown as AppInstance;

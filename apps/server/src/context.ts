@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { EventBus } from './events';
+import type { Scheduler } from './jobs/scheduler';
 import type { Tokens } from './modules/auth/tokens';
 import type { Mailer } from './modules/mail/mailer';
 import type { VoiceServer } from './modules/voice/types';
@@ -25,6 +26,8 @@ export interface AppContext {
   realtime: Realtime;
   /** In-process domain events between modules. */
   bus: EventBus;
+  /** Persisted deadlines: modules register their job kinds and schedule jobs here (jobs/). */
+  jobs: Scheduler;
   /** Outgoing e-mail: SMTP (SMTP_URL) or the dev outbox (modules/mail). */
   mailer: Mailer;
   /** The voice server: TeamSpeak ServerQuery (TEAMSPEAK_HOST) or the simulator (modules/voice). */

@@ -17,6 +17,13 @@
  * MATRIX must list every route: a new route without a row fails the first test, so whoever adds a
  * route decides who may call it. The calls of one row go anonymous → other → admin → player, so
  * the caller expected to succeed comes last on routes that change what they name.
+ *
+ * The same calls are the private-field scan of every route (docs/contract.md §3, §6; issue 15):
+ * every user of the fixture has an e-mail, a TeamSpeak id and, for those who never call (the
+ * victims), a phone, set to values that cannot appear by chance; no answer to a caller may hold
+ * another user's. Besides the matrix's own calls, every GET row is called again by each caller
+ * about the victim (the player's friend and teammate) in place of the user it names. The
+ * realistic session (socket events included) is private-fields.test.ts.
  */
 import { matrixUserId } from '@openpug/shared';
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
@@ -624,8 +631,35 @@ interface Route {
   body?: z.ZodType;
 }
 
+interface PrivateValues {
+  email: string;
+  teamSpeakId: string;
+  phone?: string;
+}
+
+/** Private values that cannot appear by chance; a phone only for users who never call (see PRIVATE). */
+const privateValues = (label: string, phone?: number): PrivateValues => ({
+  email: `hidden-${label}@private-field.test`,
+  teamSpeakId: `HiddenVoice${label}Xq=`,
+  ...(phone === undefined ? {} : { phone: `+4915559${String(phone).padStart(5, '0')}` }),
+});
+
+/** A call the scan reads: who made it, what, and the answer. */
+interface Answer {
+  caller: Caller;
+  label: string;
+  body: string;
+}
+
 let t: TestApp;
 const routes: Route[] = [];
+/** Every answer of the matrix and of the victim pass. */
+const answers: Answer[] = [];
+/**
+ * Each fixture user's private values, by user id. The callers have no phone: a phone turns the
+ * WhatsApp rows' answers (a linked number) into other ones.
+ */
+const PRIVATE = new Map<string, PrivateValues>();
 const key = (r: Route) => `${r.method} ${r.url}`;
 const users = {} as Record<Caller, TestUser>;
 /** Each caller's chat access token. */
@@ -660,15 +694,27 @@ async function mx(token: string, method: string, url: string, payload?: object) 
   return res.json();
 }
 
+/** A fixture user with private values of their own (`phone`: a victim, who never calls). */
+async function userWithPrivateValues(
+  label: string,
+  phone?: number,
+  fields: Parameters<typeof createTestUser>[1] = {},
+): Promise<TestUser> {
+  const values = privateValues(label, phone);
+  const user = await createTestUser(t.app, { ...values, ...fields });
+  PRIVATE.set(user.id, values);
+  return user;
+}
+
 beforeAll(async () => {
   t = await createTestApp({ onRoute: collect });
   await t.app.ready();
-  users.player = await createTestUser(t.app);
-  users.other = await createTestUser(t.app);
-  users.admin = await createTestUser(t.app, { role: 'ADMIN' });
-  const stranger = await createTestUser(t.app);
-  const buddy = await createTestUser(t.app);
-  const lonely = await createTestUser(t.app);
+  users.player = await userWithPrivateValues('Player');
+  users.other = await userWithPrivateValues('Other');
+  users.admin = await userWithPrivateValues('Admin', undefined, { role: 'ADMIN' });
+  const stranger = await userWithPrivateValues('Stranger', 1);
+  const buddy = await userWithPrivateValues('Buddy', 2);
+  const lonely = await userWithPrivateValues('Lonely', 3);
   await refreshChatTokens();
   const server = t.app.ctx.config.MATRIX_SERVER_NAME ?? 'localhost';
   const mxId = (id: string) => matrixUserId(id, server);
@@ -682,12 +728,15 @@ beforeAll(async () => {
     mxPlayer: mxId(users.player.id),
     mxOther: mxId(users.other.id),
     mxStranger: mxId(stranger.id),
+    // The private-field scan's victim: the player's friend and teammate.
+    victim: buddy.id,
+    mxVictim: mxId(buddy.id),
     unknownId: '00000000-0000-4000-8000-000000000000',
   });
   const { player, admin } = users;
   // Friends: a pending request to the player, one from the player, and a friendship.
   f.requestToPlayer = (await api(stranger, 'POST', '/api/friends', { recipient: player.id }))._id;
-  const other2 = await createTestUser(t.app);
+  const other2 = await userWithPrivateValues('OtherTwo', 4);
   f.requestFromPlayer = (await api(player, 'POST', '/api/friends', { recipient: other2.id }))._id;
   const toBuddy = (await api(buddy, 'POST', '/api/friends', { recipient: player.id }))._id;
   await api(player, 'PATCH', `/api/friends/${toBuddy}`, { accepted: true });
@@ -764,7 +813,18 @@ function fill(url: string): string {
   });
 }
 
-function send(route: Route, row: Row, caller: Caller): Promise<LightMyRequestResponse> {
+/** Sends the row's call as `caller` and keeps the answer for the private-field scan. */
+async function send(route: Route, row: Row, caller: Caller): Promise<LightMyRequestResponse> {
+  const res = await sendUnrecorded(route, row, caller);
+  answers.push({
+    caller,
+    label: `${route.method} ${fill(row.url)} as ${caller} (${res.statusCode})`,
+    body: res.body,
+  });
+  return res;
+}
+
+function sendUnrecorded(route: Route, row: Row, caller: Caller): Promise<LightMyRequestResponse> {
   const isChat = route.url.startsWith('/_matrix') || route.url.startsWith('/_synapse');
   const token = caller === 'anonymous' ? undefined : isChat ? chatTokens[caller] : users[caller].token;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
@@ -836,5 +896,49 @@ describe('authorization matrix', () => {
     }
     expect(mismatches).toEqual([]);
     // ~700 calls: a few seconds on an idle machine, more on a busy CI runner.
+  }, 120_000);
+});
+
+/** The one exception (docs/contract.md §6 Roles): an admin sees e-mails in the users table. */
+const adminMaySee = (caller: Caller, label: string, field: string) =>
+  caller === 'admin' && field === 'email' && label.startsWith('GET /api/users?');
+
+describe("other users' private fields in every answer", () => {
+  // Runs after the matrix (the file's tests run in order), whose answers it scans too.
+  it("no answer of any route holds another user's e-mail, phone or TeamSpeak id", async () => {
+    expect(answers.length, 'the matrix ran first').toBeGreaterThan(600);
+    // The victim pass: every GET row about the victim instead of the user it names, by everyone.
+    await refreshChatTokens();
+    const aboutVictim = (url: string) =>
+      url
+        .replace(/\{(player|other|stranger)\}/g, '{victim}')
+        .replace(/\{mx(Player|Other|Stranger)\}/g, '{mxVictim}');
+    for (const [k, row] of Object.entries(MATRIX)) {
+      if (!k.startsWith('GET ') || (row.pgliteOnly && usingPostgres())) continue;
+      const route = routes.find((r) => key(r) === k);
+      if (!route) continue;
+      for (const caller of ['anonymous', 'player', 'other', 'admin'] as const)
+        await send(route, { ...row, url: aboutVictim(row.url) }, caller);
+    }
+    // The victim's own record was served to the others, so the scan reads real answers about them.
+    const card = answers.find(
+      (a) => a.caller === 'other' && a.label.startsWith(`GET /api/users/${f.victim} `),
+    );
+    expect(card?.body).toContain(f.victim);
+
+    const leaks: string[] = [];
+    for (const { caller, label, body } of answers) {
+      const self = caller === 'anonymous' ? null : users[caller].id;
+      for (const [userId, values] of PRIVATE) {
+        if (userId === self) continue;
+        for (const [field, value] of Object.entries(values))
+          if (body.includes(value) && !adminMaySee(caller, label, field))
+            leaks.push(`${label}: ${field} of ${userId}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+    // The scan is real: a caller's own values do reach them (their profile).
+    const own = PRIVATE.get(users.player.id) as PrivateValues;
+    expect(answers.some((a) => a.caller === 'player' && a.body.includes(own.email))).toBe(true);
   }, 120_000);
 });

@@ -5,7 +5,7 @@
  * answering afterwards.
  */
 import { randomUUID } from 'node:crypto';
-import { ERROR_KEYS } from '@openpug/shared';
+import { clientEvents, ERROR_KEYS, handshakeEvents } from '@openpug/shared';
 import type { Socket as ClientSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -86,6 +86,13 @@ describe('socket handlers', () => {
     expect(events).toEqual(
       expect.arrayContaining(['queue-message', 'join-social', 'leave-social', 'join-match']),
     );
+  });
+
+  it('listen to exactly the feature events of the shared map (clientEvents), each with a handler', async () => {
+    const features = Object.keys(clientEvents).filter(
+      (e) => !(handshakeEvents as readonly string[]).includes(e),
+    );
+    expect((await registeredEvents()).sort()).toEqual(features.sort());
   });
 
   it('refuse garbage payloads with a catalogue key and keep working', async () => {

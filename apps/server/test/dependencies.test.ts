@@ -31,7 +31,7 @@ import {
 } from '../src/db/schema';
 import { createTokens } from '../src/modules/auth/tokens';
 import { listOutbox } from '../src/modules/mail/mailer';
-import { ACCEPT_JOB } from '../src/modules/queue/service';
+import { acceptJob } from '../src/modules/queue/service';
 import { connectSocket, usingPostgres } from './helpers';
 import {
   deploymentEnv,
@@ -327,7 +327,7 @@ describe.skipIf(!!skipReason || usingPostgres())(
       const [job] = await database.db
         .select()
         .from(jobs)
-        .where(eq(jobs.id, `${ACCEPT_JOB}:${phase.id}`));
+        .where(eq(jobs.id, `${acceptJob.kind}:${phase.id}`));
       expect(job.firedAt).toBeGreaterThanOrEqual(phase.deadline); // late (after the return), not lost
       expect(job.firedAt).toBeGreaterThanOrEqual(backAt - 1_000);
       figures.acceptDeadlineLateMs = (job.firedAt as number) - phase.deadline;

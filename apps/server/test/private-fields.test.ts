@@ -3,14 +3,14 @@
  * realistic session — friends, a whole match from the queue to the result over the socket, the
  * leaderboard, player cards, search, reports, their data export, the chat — and every HTTP answer
  * and socket event they get is scanned for the other players' e-mail, phone and TeamSpeak id,
- * which are set to values that cannot appear by chance.
+ * which are set to values that cannot appear by chance. Every route, each caller, is scanned the
+ * same way with the authorization matrix's calls (authorization-matrix.test.ts).
  */
 import { matrixUserId } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matches } from '../src/db/schema';
-import { jobsOf } from '../src/jobs';
 import { matrixSessionFor } from '../src/modules/chat/service';
 import {
   bearer,
@@ -58,7 +58,7 @@ async function call(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: obj
 
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 
 beforeAll(async () => {

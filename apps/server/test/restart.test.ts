@@ -1,34 +1,39 @@
 /**
- * Robustness: the real server process is SIGKILLed during an accept phase, a pick turn, the map
- * veto, a live match and after its result, and restarted on the same database each time (PGlite
- * in the data directory, or PostgreSQL in the server-pg project). Every deadline fires
- * once and correctly after the restart, no match or result is lost, and reconnecting clients get
- * the current state with get-state.
+ * Robustness: the real server process is SIGKILLed with players only queued, during an accept
+ * phase, a pick turn, the map veto, a live match and after its result, and restarted on the same
+ * database each time (PGlite in the data directory, or PostgreSQL in the server-pg project).
+ * Every deadline fires once and correctly after the restart, no match or result is lost, and
+ * reconnecting clients get the current state with get-state.
  */
 import type { MatchState, QueueState } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { jobs, matches, matchPlayers, matchRounds, queueEntries, users } from '../src/db/schema';
-import { SIM_JOB } from '../src/modules/gameservers/simulator';
+import { allocateJob } from '../src/modules/gameservers/routes';
+import { simJob } from '../src/modules/gameservers/simulator';
 import { fairestPick } from '../src/modules/matches/fairness';
-import { ALLOCATE_JOB, BAN_JOB, PICK_JOB } from '../src/modules/matches/service';
-import { ACCEPT_JOB } from '../src/modules/queue/service';
+import { banJob, pickJob } from '../src/modules/matches/service';
+import { acceptJob } from '../src/modules/queue/service';
 import { connectSocket, usingPostgres } from './helpers';
-import { spawnedServer } from './spawned';
+import { type SeededPlayer, spawnedServer } from './spawned';
 
-const MATCH_JOB_KINDS = [ACCEPT_JOB, PICK_JOB, BAN_JOB, ALLOCATE_JOB, SIM_JOB];
+const MATCH_JOB_KINDS = [acceptJob.kind, pickJob.kind, banJob.kind, allocateJob.kind, simJob.kind];
 
 const TIMEOUT = 5_000;
+// The closed tab's grace, which after a restart every player queued outside an accept phase gets
+// (docs/contract.md §4 Presence). Long enough for the returning sockets of a loaded machine.
+const GRACE_MS = 3_000;
 
 describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
-  it('survives SIGKILL in the accept phase, a pick turn, the map veto and a live match', async () => {
+  it('survives SIGKILL with players queued, in the accept phase, a pick turn, the map veto and a live match', async () => {
     // Thirteen players with distinct Elo, seeded into the data directory before the first start.
     const server = await spawnedServer(13, {
       ACCEPT_TIMEOUT_MS: String(TIMEOUT + 2_000),
       PICK_TIMEOUT_MS: String(TIMEOUT),
       BAN_TIMEOUT_MS: String(TIMEOUT),
       SIM_ROUND_MS: '150',
+      QUEUE_DISCONNECT_GRACE_MS: String(GRACE_MS),
     });
     const { base } = server;
     const people = server.players;
@@ -38,13 +43,14 @@ describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, (
     let socks = new Map<string, Socket>();
     const t0 = Date.now();
     const log = (m: string) => process.env.RESTART_DEBUG && console.error(`[${Date.now() - t0}ms] ${m}`);
-    const start = async () => {
+    /** Starts the server; the sockets of `back` (default: everyone) connect again. */
+    const start = async (back: SeededPlayer[] = people) => {
       log('start');
       await server.start();
       running = true;
       log('healthy');
       socks = new Map();
-      for (const p of people) socks.set(p.id, await connectSocket(base, token.get(p.id)));
+      for (const p of back) socks.set(p.id, await connectSocket(base, token.get(p.id)));
     };
     const kill = async () => {
       log('kill');
@@ -65,8 +71,30 @@ describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, (
       sock(id).emitWithAck('match-message', { event, data });
 
     try {
-      // 1. Accept phase: 10 join, 7 accept, SIGKILL. After the restart the deadline kicks the 3.
+      // 0. Queue: 4 join (no accept phase), SIGKILL. Only people[0]'s tab comes back. The joins were
+      // acknowledged, so all four are still queued after the restart; the three without a socket
+      // leave once the grace is over (within grace + 2 s of the restart), people[0] stays.
       await start();
+      const queued = people.slice(0, 4);
+      for (const p of queued) expect((await queueMsg(p.id, 'join')).ok).toBe(true);
+      expect(await queueState(people[3].id)).toMatchObject({ inQueue: true, phase: null });
+      await kill();
+      await start([people[0]]);
+      const restartedAt = Date.now();
+      expect(await queueState(people[0].id)).toMatchObject({ inQueue: true, phase: null });
+      await expect
+        .poll(async () => Promise.all(queued.map(async (p) => (await queueState(p.id)).inQueue)), {
+          timeout: GRACE_MS + 2_000,
+          interval: 100,
+        })
+        .toEqual([true, false, false, false]);
+      // Past the grace, the returning player is still queued: their socket saved them.
+      await new Promise((r) => setTimeout(r, Math.max(0, GRACE_MS + 1_000 - (Date.now() - restartedAt))));
+      expect(await queueState(people[0].id)).toMatchObject({ inQueue: true, phase: null });
+      expect((await queueMsg(people[0].id, 'leave')).ok).toBe(true);
+      for (const p of people.slice(1)) socks.set(p.id, await connectSocket(base, token.get(p.id)));
+
+      // 1. Accept phase: 10 join, 7 accept, SIGKILL. After the restart the deadline kicks the 3.
       for (const p of people.slice(0, 10)) expect((await queueMsg(p.id, 'join')).ok).toBe(true);
       for (const p of people.slice(3, 10)) expect((await queueMsg(p.id, 'ready')).ok).toBe(true);
       await kill();
@@ -195,5 +223,6 @@ describe(`restart robustness on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, (
       await db.close();
       await server.dispose();
     }
-  }, 180_000);
+    // Six kills and restarts: 165 s on a loaded two-core machine.
+  }, 240_000);
 });

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPostgres } from '../src/db/client';
 import { jobs, matches, matchPlayers, users } from '../src/db/schema';
 import { createTokens } from '../src/modules/auth/tokens';
-import { SIM_JOB } from '../src/modules/gameservers/simulator';
+import { simJob } from '../src/modules/gameservers/simulator';
 import { usingPostgres } from './helpers';
 import {
   deploymentEnv,
@@ -217,7 +217,7 @@ describe.skipIf(!!skipReason || usingPostgres())('rolling restart of two instanc
     const claimers = await database.db
       .selectDistinct({ by: jobs.claimedBy })
       .from(jobs)
-      .where(like(jobs.id, `${SIM_JOB}:${matchId}:%`));
+      .where(like(jobs.id, `${simJob.kind}:${matchId}:%`));
     expect(claimers.length).toBeGreaterThanOrEqual(2);
 
     const expected = expectedSimScore(matchId);

@@ -83,7 +83,8 @@ export const ERROR_TEXTS = {
     // Substitute offers (a no-show's slot).
     SUBSTITUTE_TAKEN: 'Someone else took this slot first',
     SUBSTITUTE_EXPIRED: 'This substitute offer has ended',
-    SUBSTITUTE_NOT_QUEUED: 'Only players waiting in the queue can take a substitute slot',
+    SUBSTITUTE_NOT_QUEUED:
+      'Only players waiting in the queue or playing in the arena can take a substitute slot',
     NOT_YOUR_CAPTAIN_CALL: "Only the captain of this player's team can ask for a substitute",
     NOT_A_LEAVER: 'This player has not left the match',
     // GDPR self-service (deleting the account).
@@ -176,7 +177,7 @@ export const ERROR_TEXTS = {
     REPORT_ALREADY_RESOLVED: 'Diese Meldung wurde bereits bearbeitet',
     SUBSTITUTE_TAKEN: 'Jemand anderes war schneller und hat den Platz übernommen',
     SUBSTITUTE_EXPIRED: 'Dieses Ersatzspieler-Angebot ist abgelaufen',
-    SUBSTITUTE_NOT_QUEUED: 'Nur Spieler in der Warteschlange können als Ersatz einspringen',
+    SUBSTITUTE_NOT_QUEUED: 'Nur Spieler in der Warteschlange oder in der Arena können als Ersatz einspringen',
     NOT_YOUR_CAPTAIN_CALL: 'Nur der Kapitän des Teams dieses Spielers kann einen Ersatz anfordern',
     NOT_A_LEAVER: 'Dieser Spieler hat das Match nicht verlassen',
     ACCOUNT_DELETE_BUSY: 'Verlasse die Warteschlange und beende dein Match, bevor du dein Konto löschst',

@@ -207,13 +207,6 @@ declare module './socket' {
     PRIVATE_SUBSTITUTE_OFFER: (payload: SubstituteOfferPayload) => void;
     PUBLIC_SUBSTITUTE_CLOSED: (payload: SubstituteClosedPayload) => void;
   }
-  interface ClientToServerEvents {
-    'join-match': (payload: MatchRoomPayload, ack?: (reply: unknown) => void) => void;
-    'leave-match': (payload: MatchRoomPayload, ack?: (reply: unknown) => void) => void;
-    'match-message': (payload: MatchMessage, ack?: (reply: unknown) => void) => void;
-    'substitute-accept': (payload: SubstituteAccept, ack?: (reply: unknown) => void) => void;
-    'substitute-request': (payload: SubstituteRequest, ack?: (reply: unknown) => void) => void;
-  }
 }
 
 // ---- REST lists ------------------------------------------------------------------------------

@@ -96,7 +96,4 @@ declare module './socket' {
     /** A cooldown started for the receiver (or was lifted: null). */
     PRIVATE_QUEUE_COOLDOWN: (payload: Cooldown | null) => void;
   }
-  interface ClientToServerEvents {
-    'queue-message': (payload: QueueMessage, ack?: (reply: unknown) => void) => void;
-  }
 }

@@ -154,9 +154,13 @@ export const userCardSchema = socialUserSchema.extend({
 });
 export type UserCard = z.infer<typeof userCardSchema>;
 
-/** Socket `join-social` / `leave-social`: the friend's id (a bare string or `{userId}`). */
+/**
+ * Socket `join-social` / `leave-social`: the friend's id (a bare string or `{userId}`). The
+ * parameter's type is what clients are told to send; at run time anything arrives and is checked.
+ */
 export const socialChannelPayloadSchema = z.preprocess(
-  (v) => (v && typeof v === 'object' && 'userId' in v ? (v as { userId: unknown }).userId : v),
+  (v: string | { userId: string }) =>
+    v && typeof v === 'object' && 'userId' in v ? (v as { userId: unknown }).userId : v,
   idSchema,
 );
 
@@ -187,9 +191,5 @@ declare module './socket' {
     privateDeleteFriend: (payload: FriendRemoved) => void;
     socialChangedStatus: (payload: SocialChangedStatus) => void;
     socialChangedName: (payload: SocialChangedName) => void;
-  }
-  interface ClientToServerEvents {
-    'join-social': (friendId: string | { userId: string }, ack?: (reply: unknown) => void) => void;
-    'leave-social': (friendId: string | { userId: string }, ack?: (reply: unknown) => void) => void;
   }
 }

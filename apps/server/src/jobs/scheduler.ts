@@ -1,12 +1,19 @@
 /**
- * Persisted deadlines. Modules register a handler per job kind and schedule jobs inside their
- * own transactions (`schedule(tx, after, kind, key, dueAt)`); the timer is armed after commit.
+ * Persisted deadlines. Each module declares its job kinds with `defineJob` (define.ts: kind, zod
+ * payload schema, handler) and registers them (`ctx.jobs.register(...)`) in its plugin; the app
+ * starts the scheduler once every module is in (onReady) and stops it on close. Jobs are scheduled
+ * inside the caller's transaction, typed by their definition
+ * (`ctx.jobs.schedule(tx, after, pickJob, { matchId, index }, dueAt)`); the timer is armed after
+ * commit.
  *
  * Firing a job: one transaction claims it with a conditional
  *   UPDATE jobs SET fired_at = now, claimed_by = <instance> WHERE id = $1 AND fired_at IS NULL RETURNING *
  * and runs the handler in that same transaction, so the claim and the state change commit
  * together: a crash before commit leaves the job pending (it fires after the restart), and a
- * second instance racing for it updates nothing. Effects (socket events) run after commit.
+ * second instance racing for it updates nothing. Effects (socket events) run after commit. The
+ * payload is read back from the row's key and checked against the kind's schema first: a row
+ * whose payload the schema refuses (or of a kind nobody registered) is logged and dropped (its
+ * claim commits, `claimed_by` 'invalid'), never retried.
  *
  * `start()` arms every pending job (overdue ones fire at once) and polls every JOBS_POLL_MS for
  * jobs other instances scheduled. Tests drive it with an injected clock and `runDue()`.
@@ -16,18 +23,19 @@
  * forever. They are kept a day rather than deleted at once because a done row is what makes
  * scheduling the same `<kind>:<key>` again a no-op (a late duplicate of an accept deadline or a
  * pick turn must not fire twice); no key is scheduled again a day after its deadline.
+ *
+ * Only this folder reads or writes the `jobs` table; other modules use the methods below.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNotNull, isNull, like, lt, lte, or } from 'drizzle-orm';
-import type { Clock } from '../context';
+import { and, asc, count, eq, isNotNull, isNull, like, lt, lte, min, or, type SQL } from 'drizzle-orm';
+import type { AppContext, Clock } from '../context';
 import type { Db } from '../db/client';
-import { type JobRow, jobs } from './schema';
+import type { JobDefinition, JobKind } from './define';
+import { jobs } from './schema';
 import { After } from './tx';
 
 /** `s` as a literal LIKE pattern (`%`, `_` and `\\` escaped). */
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-export type JobHandler = (job: JobRow, tx: Db, after: After) => Promise<void>;
 
 interface Log {
   error(obj: object, msg: string): void;
@@ -40,7 +48,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 
 export class Scheduler {
   readonly instanceId = randomUUID();
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly kinds = new Map<string, JobKind>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private poller: NodeJS.Timeout | null = null;
@@ -54,18 +62,36 @@ export class Scheduler {
     private readonly clock: Clock,
     private readonly log: Log,
     private readonly pollMs = 1_000,
+    /** What handlers get as their context (the app's, once built). */
+    private readonly context: () => AppContext = () => {
+      throw new Error('this scheduler has no app context');
+    },
   ) {}
 
-  handle(kind: string, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
+  /** Adds job kinds this instance handles; a kind registered twice is a programming error. */
+  register(...definitions: JobKind[]): void {
+    for (const definition of definitions) {
+      if (this.kinds.has(definition.kind)) throw new Error(`job kind ${definition.kind} is registered twice`);
+      this.kinds.set(definition.kind, definition);
+    }
+  }
+
+  /** The row's parts; refuses a kind not registered here (it could never fire). */
+  private rowOf<P>(job: JobDefinition<P>, payload: P) {
+    if (this.kinds.get(job.kind) !== job) throw new Error(`job kind ${job.kind} is not registered`);
+    const key = job.key(payload);
+    return { id: `${job.kind}:${key}`, kind: job.kind, key };
   }
 
   /** Inserts the deadline in `tx` (no-op if it exists) and arms it once `after` runs. */
-  async schedule(tx: Db, after: After, kind: string, key: string, dueAt: number): Promise<string> {
-    const id = `${kind}:${key}`;
-    await tx.insert(jobs).values({ id, kind, key, dueAt }).onConflictDoNothing();
-    after.add(() => this.arm(id, dueAt));
-    return id;
+  async schedule<P>(tx: Db, after: After, job: JobDefinition<P>, payload: P, dueAt: number): Promise<string> {
+    const row = this.rowOf(job, payload);
+    await tx
+      .insert(jobs)
+      .values({ ...row, dueAt })
+      .onConflictDoNothing();
+    after.add(() => this.arm(row.id, dueAt));
+    return row.id;
   }
 
   /**
@@ -73,41 +99,86 @@ export class Scheduler {
    * cancelled (a watchdog that every sign of life pushes out). A timer armed for the old time finds
    * the job not due and leaves it.
    */
-  async reschedule(tx: Db, after: After, kind: string, key: string, dueAt: number): Promise<string> {
-    const id = `${kind}:${key}`;
+  async reschedule<P>(
+    tx: Db,
+    after: After,
+    job: JobDefinition<P>,
+    payload: P,
+    dueAt: number,
+  ): Promise<string> {
+    const row = this.rowOf(job, payload);
     await tx
       .insert(jobs)
-      .values({ id, kind, key, dueAt })
+      .values({ ...row, dueAt })
       .onConflictDoUpdate({ target: jobs.id, set: { dueAt, firedAt: null, claimedBy: null } });
-    after.add(() => this.arm(id, dueAt));
-    return id;
+    after.add(() => this.arm(row.id, dueAt));
+    return row.id;
   }
 
   /** Marks a pending job as done without running it (its turn was taken in time). */
-  async cancel(tx: Db, after: After, kind: string, key: string): Promise<void> {
-    const id = `${kind}:${key}`;
-    await tx
-      .update(jobs)
-      .set({ firedAt: this.clock.now(), claimedBy: 'cancelled' })
-      .where(and(eq(jobs.id, id), isNull(jobs.firedAt)));
-    after.add(() => this.disarm(id));
+  async cancel<P>(tx: Db, after: After, job: JobDefinition<P>, payload: P): Promise<void> {
+    await this.cancelWhere(tx, after, eq(jobs.id, this.rowOf(job, payload).id));
+  }
+
+  /** Marks every pending job of a kind as done without running it (the drop engine is switched). */
+  async cancelAll(tx: Db, after: After, job: JobKind): Promise<string[]> {
+    return this.cancelWhere(tx, after, eq(jobs.kind, job.kind));
   }
 
   /**
-   * Marks every pending job keyed `key` or `key:<…>`, of any kind, as done without running it (a
-   * match that starts over on another game server drops all its deadlines). Returns their ids.
+   * Marks every pending job whose payload starts with `field` = `value`, of every registered kind
+   * whose first field is `field`, as done without running it (a match that starts over on another
+   * game server drops all its `matchId` deadlines). Returns their ids.
    */
-  async cancelKeyed(tx: Db, after: After, key: string): Promise<string[]> {
+  async cancelFor(tx: Db, after: After, field: string, value: string): Promise<string[]> {
+    const matching = [...this.kinds.values()]
+      .filter((k) => k.fields[0] === field)
+      .map((k) =>
+        and(
+          eq(jobs.kind, k.kind),
+          k.fields.length === 1 ? eq(jobs.key, value) : like(jobs.key, `${escapeLike(value + k.separator)}%`),
+        ),
+      );
+    if (matching.length === 0) return [];
+    return this.cancelWhere(tx, after, or(...matching) as SQL);
+  }
+
+  private async cancelWhere(tx: Db, after: After, which: SQL): Promise<string[]> {
     const rows = await tx
       .update(jobs)
       .set({ firedAt: this.clock.now(), claimedBy: 'cancelled' })
-      .where(and(isNull(jobs.firedAt), or(eq(jobs.key, key), like(jobs.key, `${escapeLike(key)}:%`))))
+      .where(and(isNull(jobs.firedAt), which))
       .returning({ id: jobs.id });
     const ids = rows.map((r) => r.id);
     after.add(() => {
       for (const id of ids) this.disarm(id);
     });
     return ids;
+  }
+
+  /** Whether a job of this kind is pending (the drop engine keeps one roll booked). */
+  async hasPending(db: Db, job: JobKind): Promise<boolean> {
+    const [row] = await db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.kind, job.kind), isNull(jobs.firedAt)))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /** The due time of the oldest pending job of the deployment, or null (openpug_job_lag_seconds). */
+  async oldestPendingDueAt(): Promise<number | null> {
+    const [row] = await this.db
+      .select({ oldest: min(jobs.dueAt) })
+      .from(jobs)
+      .where(isNull(jobs.firedAt));
+    return row?.oldest == null ? null : Number(row.oldest);
+  }
+
+  /** How many rows the table holds, done ones included (the table stays bounded). */
+  async rowCount(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(jobs);
+    return Number(row?.n ?? 0);
   }
 
   arm(id: string, dueAt: number): void {
@@ -147,13 +218,17 @@ export class Scheduler {
           .returning();
         if (!job) return;
         this.maxFireLagMs = Math.max(this.maxFireLagMs, this.clock.now() - job.dueAt);
-        const handler = this.handlers.get(job.kind);
-        if (!handler) {
-          this.log.error({ job }, 'no handler for job kind');
+        const kind = this.kinds.get(job.kind);
+        const refused = kind
+          ? await kind.run(this.context(), tx as unknown as Db, after, job.key)
+          : 'no handler for this kind';
+        if (refused === null) {
+          fired = true;
           return;
         }
-        await handler(job, tx as unknown as Db, after);
-        fired = true;
+        // Retrying could not help: the row is dropped, and the reason logged.
+        this.log.error({ job: { id: job.id, kind: job.kind, key: job.key }, reason: refused }, 'job dropped');
+        await tx.update(jobs).set({ claimedBy: 'invalid' }).where(eq(jobs.id, id));
       });
     } catch (err) {
       this.log.error({ err, id }, 'job failed; it stays pending and is retried');

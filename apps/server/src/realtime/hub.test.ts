@@ -1,31 +1,76 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { connectSocket, createTestApp, createTestUser, nextEvent, type TestApp } from '../../test/helpers';
 import { SOCKET_BUDGET } from './budget';
+import { createRealtime, type Realtime } from './hub';
+
+/** The hub under test answers a map of its own (the app's hub answers `clientEvents`). */
+const testEvents = {
+  'test-echo': z.object({ n: z.number() }),
+  /** In the map, but nobody registers a handler. */
+  'test-unhandled': z.object({}),
+};
 
 describe('socket hub on /socket', () => {
-  let t: TestApp;
+  let t: TestApp; // users and their tokens
+  let hub: Realtime<typeof testEvents>;
+  let url: string;
+  const server = createServer();
   beforeAll(async () => {
     t = await createTestApp();
-    t.app.ctx.realtime.on('test-echo', z.object({ n: z.number() }), (_socket, data) => ({
-      doubled: data.n * 2,
-    }));
-    await t.listen();
+    hub = createRealtime(server, {
+      events: testEvents,
+      tokens: t.app.ctx.tokens,
+      trustProxy: 'loopback,linklocal,uniquelocal', // the TRUST_PROXY default
+      log: t.app.log,
+    });
+    hub.on('test-echo', (_socket, data) => ({ doubled: data.n * 2 }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await hub.close();
+    await new Promise((resolve) => server.close(resolve));
+    await t.close();
+  });
+
+  it('registers the events of its map only, each once, and never the handshake', () => {
+    // @ts-expect-error: not an event of the map
+    expect(() => hub.on('test-other', () => 1)).toThrow(/test-other/);
+    // @ts-expect-error: the hub answers the handshake itself
+    expect(() => hub.on('authenticate', () => 1)).toThrow(/authenticate/);
+    expect(() => hub.on('test-echo', () => 1)).toThrow(/registered already/);
+    // The app's hub is typed by the shared map: a name or payload of another map does not compile.
+    // @ts-expect-error: not an event of the shared map
+    expect(() => t.app.ctx.realtime.on('test-echo', () => 1)).toThrow(/test-echo/);
+    // @ts-expect-error: queue-message carries {event}, not {n}
+    expect(() => t.app.ctx.realtime.on('queue-message', (_s, data: { n: number }) => data.n)).toThrow();
+    // The handler gets the payload as the map's schema parses it.
+    type EchoHandler = Parameters<typeof hub.on<'test-echo'>>[1];
+    expectTypeOf<Parameters<EchoHandler>[1]>().toEqualTypeOf<{ n: number }>();
+  });
+
+  it('refuses an event of the map that has no handler with INVALID_INPUT', async () => {
+    const user = await createTestUser(t.app);
+    const socket = await connectSocket(url, user.token);
+    expect(await socket.emitWithAck('test-unhandled', {})).toEqual({ ok: false, msg: 'INVALID_INPUT' });
+    socket.disconnect();
+  });
 
   it('answers authenticate {key} with authenticated and joins the private room', async () => {
     const user = await createTestUser(t.app);
-    const socket = await connectSocket(t.url, user.token);
-    expect(await t.app.ctx.realtime.socketCount(user.id)).toBe(1);
+    const socket = await connectSocket(url, user.token);
+    expect(await hub.socketCount(user.id)).toBe(1);
     const got = nextEvent(socket, 'PUBLIC_QUEUE_UPDATE');
-    t.app.ctx.realtime.toUser(user.id, 'PUBLIC_QUEUE_UPDATE', { count: 3 });
+    hub.toUser(user.id, 'PUBLIC_QUEUE_UPDATE', { count: 3 });
     expect(await got).toEqual({ count: 3 });
     socket.disconnect();
   });
 
   it('refuses a bad token with unauthorized and joins nothing', async () => {
-    const socket = await connectSocket(t.url);
+    const socket = await connectSocket(url);
     const refused = nextEvent<{ msg: string }>(socket, 'unauthorized');
     socket.emit('authenticate', { key: 'not-a-jwt' });
     expect(await refused).toEqual({ msg: 'BAD_TOKEN' });
@@ -36,11 +81,11 @@ describe('socket hub on /socket', () => {
   });
 
   it('validates handler payloads and refuses unauthenticated sockets', async () => {
-    const anon = await connectSocket(t.url);
+    const anon = await connectSocket(url);
     expect(await anon.emitWithAck('test-echo', { n: 2 })).toEqual({ ok: false, msg: 'UNAUTHORIZED' });
     anon.disconnect();
     const user = await createTestUser(t.app);
-    const socket = await connectSocket(t.url, user.token);
+    const socket = await connectSocket(url, user.token);
     expect(await socket.emitWithAck('test-echo', { n: 'x' })).toEqual({ ok: false, msg: 'INVALID_INPUT' });
     expect(await socket.emitWithAck('test-echo', {})).toEqual({ ok: false, msg: 'MISSING' });
     expect(await socket.emitWithAck('test-echo', { n: 21 })).toEqual({ ok: true, data: { doubled: 42 } });
@@ -52,14 +97,14 @@ describe('socket hub on /socket', () => {
   });
 
   it('refuses an event nobody handles with INVALID_INPUT, signed in or not', async () => {
-    const anon = await connectSocket(t.url);
+    const anon = await connectSocket(url);
     expect(await anon.emitWithAck('no-such-event', { event: 'join' })).toEqual({
       ok: false,
       msg: 'INVALID_INPUT',
     });
     anon.disconnect();
     const user = await createTestUser(t.app);
-    const socket = await connectSocket(t.url, user.token);
+    const socket = await connectSocket(url, user.token);
     const err = nextEvent(socket, 'SOCKET_ERROR');
     socket.emit('queue-mesage', { event: 'join' });
     expect(await err).toEqual({ event: 'queue-mesage', msg: 'INVALID_INPUT' });
@@ -67,9 +112,9 @@ describe('socket hub on /socket', () => {
   });
 
   it('spends a budget per socket: over it TOO_MANY_REQUESTS, persistent abuse disconnects, others unaffected', async () => {
-    const flooder = await connectSocket(t.url);
+    const flooder = await connectSocket(url);
     const user = await createTestUser(t.app);
-    const player = await connectSocket(t.url, user.token);
+    const player = await connectSocket(url, user.token);
     const answers = await Promise.all(
       Array.from({ length: SOCKET_BUDGET.anonymous.burst + 10 }, () =>
         flooder.emitWithAck('test-echo', { n: 1 }),
@@ -91,21 +136,21 @@ describe('socket hub on /socket', () => {
 
   it('an address whose socket was disconnected for abuse cannot open a new one for a while', async () => {
     const abuser = { 'x-forwarded-for': '203.0.113.99' };
-    const flooder = await connectSocket(t.url, undefined, abuser);
+    const flooder = await connectSocket(url, undefined, abuser);
     const gone = nextEvent(flooder, 'disconnect');
     const over = SOCKET_BUDGET.anonymous.burst + SOCKET_BUDGET.refusalsBeforeDisconnect + 5;
     for (let i = 0; i < over; i++) flooder.emit('test-echo', { n: 1 });
     expect(await gone).toBe('io server disconnect');
-    await expect(connectSocket(t.url, undefined, abuser)).rejects.toThrow();
+    await expect(connectSocket(url, undefined, abuser)).rejects.toThrow();
     // Another address is welcome meanwhile.
-    const other = await connectSocket(t.url, undefined, { 'x-forwarded-for': '198.51.100.99' });
+    const other = await connectSocket(url, undefined, { 'x-forwarded-for': '198.51.100.99' });
     other.disconnect();
   });
 
   it('spends a budget per client address too: many sockets from one place cannot add up theirs', async () => {
     // Loopback is trusted as a proxy by default, so X-Forwarded-For names the client.
     const from = (address: string) => async () =>
-      connectSocket(t.url, (await createTestUser(t.app)).token, { 'x-forwarded-for': address });
+      connectSocket(url, (await createTestUser(t.app)).token, { 'x-forwarded-for': address });
     const crowd = await Promise.all(Array.from({ length: 6 }, from('203.0.113.7')));
     const neighbour = await from('198.51.100.4')();
     const perSocket = SOCKET_BUDGET.signedIn.burst; // each socket stays within its own burst
@@ -126,9 +171,9 @@ describe('socket hub on /socket', () => {
 
   it('logout leaves the private room', async () => {
     const user = await createTestUser(t.app);
-    const socket = await connectSocket(t.url, user.token);
+    const socket = await connectSocket(url, user.token);
     socket.emit('logout');
-    await expect.poll(() => t.app.ctx.realtime.socketCount(user.id)).toBe(0);
+    await expect.poll(() => hub.socketCount(user.id)).toBe(0);
     socket.disconnect();
   });
 

@@ -3,9 +3,11 @@
  * room `private:<userId>`, validated event handlers and typed emit helpers. With REDIS_URL the
  * Redis adapter fans events out across instances.
  *
- * Features register handlers with `on(event, schema, handler)`: the payload is validated with the
- * shared zod schema; a refusal is answered through the ack callback (or a SOCKET_ERROR event) with
- * a catalogue key, and the handler never runs. A payload with a NUL character (which the database
+ * Features register handlers with `on(event, handler)`. The hub is typed by a map of event names to
+ * payload schemas (the app's is `clientEvents` of @openpug/shared): only a name of the map can be
+ * registered, once, and the payload is validated with its schema from the map. A refusal is
+ * answered through the ack callback (or a SOCKET_ERROR event) with a catalogue key, and the
+ * handler never runs. A payload with a NUL character (which the database
  * cannot store) is refused the same way. Before any of that, every event spends from the socket's
  * budget and must be one this server knows (budget.ts).
  */
@@ -14,11 +16,15 @@ import type { Server as HttpServer } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import {
   type AuthenticatePayload,
-  authenticatePayloadSchema,
+  type ClientEventSchemas,
   type ClientToServerEvents,
+  clientEvents,
   type ErrorKey,
+  type HandshakeEvent,
+  handshakeEvents,
   type ServerToClientEvents,
   SOCKET_PATH,
+  type SocketReply,
 } from '@openpug/shared';
 import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
@@ -39,7 +45,7 @@ export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, Recor
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type Emit = ServerToClientEvents;
 
-export type Ack = (reply: { ok: true; data?: unknown } | { ok: false; msg: ErrorKey }) => void;
+export type Ack = (reply: SocketReply) => void;
 
 export const userRoom = (userId: string) => `private:${userId}`;
 
@@ -51,13 +57,19 @@ export interface SocketHandlerOptions {
   auth?: boolean;
 }
 
-export interface Realtime {
+/** Client event names and their payload schemas: what a hub answers. */
+export type EventSchemas = Record<string, z.ZodType>;
+
+export interface Realtime<M extends EventSchemas = ClientEventSchemas> {
   io: AppServer;
-  /** Registers a validated handler for a client event on every socket. */
-  on<S extends z.ZodType>(
-    event: string,
-    schema: S,
-    handler: (socket: AppSocket, data: z.output<S>) => unknown | Promise<unknown>,
+  /**
+   * Registers the handler of a client event of the map on every socket; it gets the payload as
+   * the map's schema parses it. A name outside the map, a handshake event or a second handler for
+   * a name throws (a wiring mistake, found at start-up).
+   */
+  on<E extends Exclude<keyof M & string, HandshakeEvent>>(
+    event: E,
+    handler: (socket: AppSocket, data: z.output<M[E]>) => unknown | Promise<unknown>,
     options?: SocketHandlerOptions,
   ): void;
   toUser<E extends keyof Emit>(userId: string, event: E, ...args: Parameters<Emit[E]>): void;
@@ -74,7 +86,9 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-interface RealtimeOptions {
+interface RealtimeOptions<M extends EventSchemas> {
+  /** The client events this hub may answer (besides the handshake): `clientEvents` in the app. */
+  events: M;
   tokens: Tokens;
   /** Which peers may name the client address in X-Forwarded-For (TRUST_PROXY, as Fastify uses it). */
   trustProxy?: string | boolean | ((addr: string, hop: number) => boolean);
@@ -94,7 +108,10 @@ function compileTrust(
   return proxyAddr.compile(value.split(',').map((v) => v.trim()));
 }
 
-export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realtime {
+export function createRealtime<M extends EventSchemas>(
+  server: HttpServer,
+  opts: RealtimeOptions<M>,
+): Realtime<M> {
   // Set once close() has begun: new handshakes are refused, so a client that reconnects lands
   // on another instance (the proxy's next try) rather than on this one, which is about to go.
   let draining = false;
@@ -113,7 +130,8 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
     },
   });
   const handlers: Array<(socket: AppSocket) => void> = [];
-  const knownEvents = new Set(['authenticate', 'logout']);
+  // The events with a handler: anything else is refused before it reaches one.
+  const knownEvents = new Set<string>(handshakeEvents);
   const authenticatedHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
   const signedOutHooks: Array<(socket: AppSocket, userId: string) => void | Promise<void>> = [];
 
@@ -191,7 +209,7 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       next();
     });
     socket.on('authenticate', (payload: unknown) => {
-      const parsed = authenticatePayloadSchema.safeParse(payload);
+      const parsed = clientEvents.authenticate.safeParse(payload);
       if (!parsed.success) {
         socket.emit('unauthorized', { msg: 'BAD_TOKEN' });
         return;
@@ -205,12 +223,19 @@ export function createRealtime(server: HttpServer, opts: RealtimeOptions): Realt
 
   return {
     io,
-    on(event, schema, handler, options = {}) {
+    on(event, handler, options = {}) {
+      if (!Object.hasOwn(opts.events, event) || knownEvents.has(event))
+        throw new Error(`socket event ${event}: not in the event map, or registered already`);
+      const schema: M[typeof event] = opts.events[event];
       const needsAuth = options.auth ?? true;
       knownEvents.add(event);
       handlers.push((socket) => {
+        // Socket.IO's typed `on` cannot take a generic event name: the plain view takes the name
+        // the map checked above.
+        const plain: Socket = socket;
+        const name: string = event;
         // Socket.IO passes the ack, if any, as the last argument.
-        (socket as unknown as Socket).on(event, async (...args: unknown[]) => {
+        plain.on(name, async (...args: unknown[]) => {
           const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
           const refuse = (msg: ErrorKey) => {
             if (ack) ack({ ok: false, msg });

@@ -12,7 +12,6 @@
  * A password reset or change starts a new session generation: every token issued before is a 401
  * from then on (modules/auth/tokens.ts); the change answers the caller a fresh token.
  */
-import { createHmac, randomInt } from 'node:crypto';
 import {
   changePasswordBodySchema,
   changePasswordResponseSchema,
@@ -41,7 +40,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
-import { sameSecret } from '../../lib/secrets';
+import { verificationCodes } from '../../lib/verification-code';
 import { bearerToken, requireAuth } from '../auth/guard';
 import { unlocksOf } from '../drops/service';
 import type { Email } from '../mail/mailer';
@@ -153,8 +152,12 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
   };
 
-  const voiceCodeHash = (userId: string, teamSpeakId: string, code: string) =>
-    createHmac('sha256', ctx.tokens.secret).update(`voice:${userId}:${teamSpeakId}:${code}`).digest('hex');
+  const voiceCodes = verificationCodes(ctx, voiceLinkCodes, voiceLinkCodes.teamSpeakId, {
+    purpose: 'voice',
+    length: VOICE_LINK_CODE_LENGTH,
+    ttlMs: VOICE_CODE_TTL_MS,
+    maxAttempts: VOICE_CODE_MAX_ATTEMPTS,
+  });
 
   return async (app) => {
     app.addHook('onClose', async () => {
@@ -505,25 +508,15 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .from(users)
           .where(eq(users.teamSpeakId, teamSpeakId));
         if (owner && owner.id !== row.id) throw conflict('TEAMSPEAK_ALREADY_LINKED');
-        const code = String(randomInt(0, 10 ** VOICE_LINK_CODE_LENGTH)).padStart(VOICE_LINK_CODE_LENGTH, '0');
-        const values = {
-          userId: row.id,
-          teamSpeakId,
-          codeHash: voiceCodeHash(row.id, teamSpeakId, code),
-          attempts: 0,
-          expiresAt: new Date(ctx.clock.now() + VOICE_CODE_TTL_MS),
-        };
-        try {
-          await ctx.voice.sendPrivateMessage(teamSpeakId, voiceCodeMessage(localeOf(row.locale), code));
-        } catch (err) {
-          if (err instanceof VoiceIdentityNotConnectedError) throw notFound('NOT_FOUND');
-          request.log.error({ err }, 'voice bot message failed');
-          throw new AppError(503, 'SERVER_TIMEOUT_CONNECTION_ERROR');
-        }
-        await ctx.db
-          .insert(voiceLinkCodes)
-          .values(values)
-          .onConflictDoUpdate({ target: voiceLinkCodes.userId, set: values });
+        await voiceCodes.issue(row.id, teamSpeakId, async (code) => {
+          try {
+            await ctx.voice.sendPrivateMessage(teamSpeakId, voiceCodeMessage(localeOf(row.locale), code));
+          } catch (err) {
+            if (err instanceof VoiceIdentityNotConnectedError) throw notFound('NOT_FOUND');
+            request.log.error({ err }, 'voice bot message failed');
+            throw new AppError(503, 'SERVER_TIMEOUT_CONNECTION_ERROR');
+          }
+        });
         return { success: true };
       },
     );
@@ -543,31 +536,15 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const row = await currentUser(ctx, request);
         const { teamSpeakId, code } = request.body;
-        const [pending] = await ctx.db.select().from(voiceLinkCodes).where(eq(voiceLinkCodes.userId, row.id));
-        if (!pending || pending.teamSpeakId !== teamSpeakId) return { success: false };
-        if (pending.expiresAt.getTime() <= ctx.clock.now() || pending.attempts >= VOICE_CODE_MAX_ATTEMPTS) {
-          await ctx.db.delete(voiceLinkCodes).where(eq(voiceLinkCodes.userId, row.id));
-          return { success: false };
-        }
-        const expected = Buffer.from(pending.codeHash, 'hex');
-        const given = Buffer.from(voiceCodeHash(row.id, teamSpeakId, code), 'hex');
-        if (!sameSecret(given, expected)) {
-          await ctx.db
-            .update(voiceLinkCodes)
-            .set({ attempts: sql`${voiceLinkCodes.attempts} + 1` })
-            .where(eq(voiceLinkCodes.userId, row.id));
-          return { success: false };
-        }
-        const [owner] = await ctx.db
-          .select({ id: users.id })
-          .from(users)
-          .where(eq(users.teamSpeakId, teamSpeakId));
-        if (owner && owner.id !== row.id) throw conflict('TEAMSPEAK_ALREADY_LINKED');
-        const deleted = await ctx.db
-          .delete(voiceLinkCodes)
-          .where(and(eq(voiceLinkCodes.userId, row.id), eq(voiceLinkCodes.codeHash, pending.codeHash)))
-          .returning();
-        if (deleted.length === 0) return { success: false };
+        // Someone else may have linked this identity since the code was sent.
+        const unclaimed = async () => {
+          const [owner] = await ctx.db
+            .select({ id: users.id })
+            .from(users)
+            .where(eq(users.teamSpeakId, teamSpeakId));
+          if (owner && owner.id !== row.id) throw conflict('TEAMSPEAK_ALREADY_LINKED');
+        };
+        if (!(await voiceCodes.check(row.id, teamSpeakId, code, unclaimed))) return { success: false };
         try {
           await updateUser(ctx, row.id, { teamSpeakId });
         } catch (err) {
@@ -594,7 +571,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const row = await currentUser(ctx, request);
-        await ctx.db.delete(voiceLinkCodes).where(eq(voiceLinkCodes.userId, row.id));
+        await voiceCodes.discard(row.id);
         if (row.teamSpeakId) {
           await updateUser(ctx, row.id, { teamSpeakId: null });
           await ctx.bus.emit('status.patch', { userId: row.id, patch: { teamSpeak: false } });

@@ -15,7 +15,6 @@ import {
   startMatch,
   type TestApp,
 } from '../../../test/helpers';
-import { jobsOf } from '../../jobs';
 import { leaseOfMatch } from '../gameservers/leases';
 import { MatchzyProvider } from '../gameservers/matchzy-provider';
 import { setProvider } from '../gameservers/routes';
@@ -69,7 +68,7 @@ afterAll(async () => {
 
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 const matchRow = async (id: string) =>
   (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];

@@ -9,7 +9,7 @@ import type { AdminMatchCorrect, AdminMatchResult, AuditAction, TeamKey } from '
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, inTransaction, logOf } from '../../jobs';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { ranksOfUsers } from '../accounts/users';
@@ -21,7 +21,7 @@ import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/sche
 import {
   findLiveMatchId,
   finishMatch,
-  LIVE_JOB,
+  liveJob,
   loadMatch,
   publishState,
   runMatchEffects,
@@ -112,11 +112,11 @@ export function moveMatch(ctx: AppContext, matchId: string, actorId: string, rea
       throw err;
     }
     if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-      await jobsOf(ctx).reschedule(
+      await ctx.jobs.reschedule(
         tx,
         after,
-        LIVE_JOB,
-        matchId,
+        liveJob,
+        { matchId },
         ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
       );
     const [moved] = await tx.select().from(matches).where(eq(matches.id, matchId));

@@ -17,11 +17,10 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { FakeMatchzyServer } from '../gameservers/testing/fake-matchzy';
 import { getStatus } from '../presence/service';
-import { ARENA_POLL_JOB } from './service';
+import { arenaPollJob } from './service';
 
 const PASSWORD = 'arena-rcon';
 const POLL_MS = 5_000;
@@ -70,7 +69,7 @@ describe('arena servers', () => {
   /** One poll interval passes: the persisted job fires and asks every server. */
   const poll = async () => {
     clock.advance(POLL_MS);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
   };
 
   beforeAll(async () => {
@@ -87,7 +86,7 @@ describe('arena servers', () => {
     await t.listen();
     admin = await createTestUser(t.app, { role: 'ADMIN' });
     // The first poll is armed for the start: wait until it has asked the seeded server.
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     await vi.waitFor(async () => expect((await adminList())[0].polledAt).not.toBeNull());
   });
   afterAll(async () => {
@@ -113,7 +112,7 @@ describe('arena servers', () => {
     expect(JSON.stringify(await adminList())).not.toContain(PASSWORD);
     expect((await t.app.inject('/api/arena')).statusCode).toBe(401);
     // One row for the poll, re-armed one interval ahead each time it fires.
-    const rows = (await t.app.ctx.db.select().from(jobs)).filter((j) => j.kind === ARENA_POLL_JOB);
+    const rows = (await t.app.ctx.db.select().from(jobs)).filter((j) => j.kind === arenaPollJob.kind);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ firedAt: null, dueAt: clock.now() + POLL_MS });
   });

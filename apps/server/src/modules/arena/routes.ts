@@ -17,12 +17,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { inTransaction, jobsOf, logOf } from '../../jobs';
+import { inTransaction, logOf } from '../../jobs';
 import { badRequest } from '../../lib/errors';
 import { requireAdmin, requireAuth } from '../auth/guard';
 import {
-  ARENA_POLL_JOB,
-  ARENA_POLL_KEY,
   arenaPollJob,
   createArenaServer,
   deleteArenaServer,
@@ -43,15 +41,14 @@ const checkId = (id: string) => {
 
 export function arenaModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const jobs = jobsOf(ctx);
-    jobs.handle(ARENA_POLL_JOB, (_job, tx, after) => arenaPollJob(ctx, tx, after));
+    ctx.jobs.register(arenaPollJob);
     app.addHook('onReady', async () => {
       await seedArenaServers(ctx);
       if (ctx.config.ARENA_POLL_MS <= 0) return; // polling off
       // The first poll right after start; every instance moves the same row, one claims it.
       await inTransaction(
         ctx.db,
-        (tx, after) => jobs.reschedule(tx, after, ARENA_POLL_JOB, ARENA_POLL_KEY, ctx.clock.now()),
+        (tx, after) => ctx.jobs.reschedule(tx, after, arenaPollJob, {}, ctx.clock.now()),
         logOf(ctx),
       );
     });

@@ -15,18 +15,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { AdminArenaServer, ArenaServer, ArenaServerCreate, ArenaServerUpdate } from '@openpug/shared';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, logOf } from '../../jobs';
 import { notFound } from '../../lib/errors';
 import { findUserIdsBySteamIds } from '../accounts/service';
 import { parseCs2StatusJson } from '../gameservers/cs2-status';
 import { withRcon } from '../gameservers/rcon';
 import { arenaServers } from './schema';
 
-export const ARENA_POLL_JOB = 'arena.poll';
-/** The one row of the poll: every instance arms the same job, and it fires once. */
-export const ARENA_POLL_KEY = 'next';
+/** The arena poll: one row (every instance arms it, it fires once) that re-arms itself. */
+export const arenaPollJob = defineJob({
+  kind: 'arena.poll',
+  payload: z.object({}),
+  singleRow: 'next',
+  handle: (ctx, tx, after) => arenaPoll(ctx, tx, after),
+});
 
 export type ArenaRow = typeof arenaServers.$inferSelect;
 
@@ -78,8 +83,8 @@ export async function updateArenaServer(
   return row;
 }
 
-/** Every user "In Arena" by the stored rows (on any live server). */
-async function inArenaIds(tx: Db): Promise<Set<string>> {
+/** Every user "In Arena" by the stored rows (on any live server); substitute offers reach them too. */
+export async function inArenaIds(tx: Db): Promise<Set<string>> {
   const rows = await tx.select({ userIds: arenaServers.userIds }).from(arenaServers).where(live);
   return new Set(rows.flatMap((r) => r.userIds));
 }
@@ -192,13 +197,7 @@ export async function pollArenaServers(ctx: AppContext): Promise<void> {
 }
 
 /** Job `arena.poll`: re-arms its own row first (a crash goes on polling), then polls after commit. */
-export async function arenaPollJob(ctx: AppContext, tx: Db, after: After): Promise<void> {
-  await jobsOf(ctx).reschedule(
-    tx,
-    after,
-    ARENA_POLL_JOB,
-    ARENA_POLL_KEY,
-    ctx.clock.now() + ctx.config.ARENA_POLL_MS,
-  );
+async function arenaPoll(ctx: AppContext, tx: Db, after: After): Promise<void> {
+  await ctx.jobs.reschedule(tx, after, arenaPollJob, {}, ctx.clock.now() + ctx.config.ARENA_POLL_MS);
   after.add(() => pollArenaServers(ctx));
 }

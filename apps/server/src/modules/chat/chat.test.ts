@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestUser, openTestDatabase, type TestApp } from '../../../test/helpers';
 import { findUserById } from '../accounts/service';
 import { sessionResponse } from '../accounts/session';
-import { chatServerName, createMatchRoom, matchRoomOf, matrixSessionFor } from './service';
+import {
+  chatServerName,
+  createMatchRoom,
+  matchRoomJoinsSettled,
+  matchRoomOf,
+  matrixSessionFor,
+} from './service';
 
 const synapseEnv =
   process.env.SYNAPSE_URL && process.env.SYNAPSE_SHARED_SECRET
@@ -176,6 +182,7 @@ describe('match rooms follow the match status', () => {
       userId: players[0].id,
       patch: { match: { active: true, matchId, status: 'mapveto' } },
     });
+    await matchRoomJoinsSettled(t.app.ctx);
     const roomId = await matchRoomOf(t.app.ctx, matchId);
     expect(roomId).toBeTruthy();
     for (const p of players) {

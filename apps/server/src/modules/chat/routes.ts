@@ -24,8 +24,9 @@ import { identiconSvg } from './identicon';
 import { fetchTransport, type Transport } from './matrix-admin';
 import { moderateChat } from './moderation';
 import {
-  joinMatchRoom,
-  leaveMatchRoom,
+  joinMatchRoomSoon,
+  leaveMatchRoomSoon,
+  matchRoomJoinsSettled,
   matrixSessionFor,
   provisionUser,
   registerChatService,
@@ -81,21 +82,12 @@ export const chatModule =
     // A match's room holds its players: each joins when the matches module puts them in the match.
     // A player replaced in a match (substitute, admin swap) leaves its room; the newcomer joins it
     // through the status patch below.
-    ctx.bus.on('match.substituted', async ({ matchId, out }) => {
-      try {
-        await leaveMatchRoom(ctx, matchId, out.userId);
-      } catch (err) {
-        app.log.warn({ err, userId: out.userId, matchId }, 'match room leave failed');
-      }
-    });
-    ctx.bus.on('status.patch', async ({ userId, patch }) => {
+    ctx.bus.on('match.substituted', ({ matchId, out }) => leaveMatchRoomSoon(ctx, matchId, out.userId));
+    // A closing app lets the joins under way end before its database goes.
+    app.addHook('onClose', () => matchRoomJoinsSettled(ctx));
+    ctx.bus.on('status.patch', ({ userId, patch }) => {
       const match = patch.match;
-      if (!match?.active || !match.matchId) return;
-      try {
-        await joinMatchRoom(ctx, match.matchId, userId);
-      } catch (err) {
-        app.log.warn({ err, userId, matchId: match.matchId }, 'match room join failed');
-      }
+      if (match?.active && match.matchId) joinMatchRoomSoon(ctx, match.matchId, userId);
     });
 
     // The chat credentials again, for a tab that keeps its session while its chat token was

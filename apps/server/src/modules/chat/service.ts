@@ -30,6 +30,8 @@ export interface ChatService {
   serverName: string;
   homeserverUrl: string;
   inflight: Map<string, Promise<AccountRow>>;
+  /** Match-room joins and leaves under way, one chain per match (inMatchRoomOrder). */
+  matchRoomJoins: Map<string, Promise<void>>;
 }
 
 type AccountRow = typeof chatAccounts.$inferSelect;
@@ -49,6 +51,7 @@ export function registerChatService(
     serverName,
     homeserverUrl,
     inflight: new Map(),
+    matchRoomJoins: new Map(),
   };
   services.set(ctx, service);
   return service;
@@ -355,6 +358,46 @@ export async function joinMatchRoom(ctx: AppContext, matchId: string, userId: st
   // A muted player plays but does not write in the match's room either.
   if (await chatBlocked(ctx, ctx.db, userId)) await setChatSilenced(ctx, userId, true, [matchId]);
   return roomId;
+}
+
+/**
+ * Joins and leaves of a match's room run beside the match, never in front of it. A join is three
+ * homeserver calls per player; awaited in the status patch it sat between the last accept and
+ * PRIVATE_MATCH_START (and the last accept's ack) for all ten players one after another
+ * (docs/contract.md §4 Chat: nothing slow between the last accept and the match start). One chain
+ * per match keeps the room created once and a replaced player's leave after their join; a failed
+ * step is logged and the player joins at their next patch.
+ */
+function inMatchRoomOrder(
+  ctx: AppContext,
+  matchId: string,
+  userId: string,
+  what: string,
+  step: () => Promise<unknown>,
+): void {
+  const joins = chat(ctx).matchRoomJoins;
+  const next: Promise<void> = (joins.get(matchId) ?? Promise.resolve())
+    .then(step)
+    .then(
+      () => undefined,
+      (err) => ctx.log.warn({ err, userId, matchId }, `match room ${what} failed`),
+    )
+    .finally(() => {
+      if (joins.get(matchId) === next) joins.delete(matchId);
+    });
+  joins.set(matchId, next);
+}
+
+export const joinMatchRoomSoon = (ctx: AppContext, matchId: string, userId: string) =>
+  inMatchRoomOrder(ctx, matchId, userId, 'join', () => joinMatchRoom(ctx, matchId, userId));
+
+export const leaveMatchRoomSoon = (ctx: AppContext, matchId: string, userId: string) =>
+  inMatchRoomOrder(ctx, matchId, userId, 'leave', () => leaveMatchRoom(ctx, matchId, userId));
+
+/** Resolves once every match-room join and leave started so far has ended (tests, shutdown). */
+export async function matchRoomJoinsSettled(ctx: AppContext): Promise<void> {
+  const joins = chat(ctx).matchRoomJoins;
+  while (joins.size > 0) await Promise.all(joins.values());
 }
 
 /**

@@ -13,11 +13,10 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { findUserById } from '../accounts/service';
 import { dropAwards, dropEngine, drops } from './schema';
-import { ROLL_JOB, setRandomSource } from './service';
+import { rollJob, setRandomSource } from './service';
 
 const clock = manualClock();
 const INTERVAL = 60_000;
@@ -36,7 +35,7 @@ describe('drops: admin catalogue, engine, showcase and seen badge', () => {
   const as = (who: TestUser) => bearer(who.token);
   const roll = async () => {
     clock.advance(INTERVAL);
-    return jobsOf(t.app.ctx).runDue();
+    return t.app.ctx.jobs.runDue();
   };
   const engine = async () =>
     (
@@ -330,7 +329,7 @@ describe('drops: admin catalogue, engine, showcase and seen badge', () => {
     await roll();
     await roll();
     expect(await awards()).toHaveLength(awarded);
-    const rolls = await t.app.ctx.db.select().from(jobs).where(eq(jobs.kind, ROLL_JOB));
+    const rolls = await t.app.ctx.db.select().from(jobs).where(eq(jobs.kind, rollJob.kind));
     expect(rolls.filter((j) => j.firedAt === null)).toEqual([]);
     expect(
       rolls.filter((j) => j.claimedBy !== 'cancelled' && (j.firedAt ?? 0) > clock.now() - 2 * INTERVAL),

@@ -27,7 +27,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { jobsOf } from '../../jobs';
 import { badRequest, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { currentUserId, requireAdmin, requireAuth } from '../auth/guard';
@@ -39,7 +38,6 @@ import {
   listAwards,
   listCatalogue,
   markDropsAsSeen,
-  ROLL_JOB,
   rollJob,
   rollNow,
   setEngine,
@@ -56,7 +54,7 @@ function checkId(id: string): string {
 
 export function dropsModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    jobsOf(ctx).handle(ROLL_JOB, (_job, tx, after) => rollJob(ctx, tx, after));
+    ctx.jobs.register(rollJob);
     app.addHook('onReady', () => ensureRollScheduled(ctx));
 
     app.get(

@@ -25,16 +25,25 @@ import type {
 } from '@openpug/shared';
 import { BANNERS, DEFAULT_BANNER, DEFAULT_SOUND } from '@openpug/shared';
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf } from '../../jobs';
-import { jobs as jobsTable } from '../../jobs/schema';
+import { type After, defineJob, inTransaction, jobField } from '../../jobs';
 import { findUserById, findUsersByIds, updateUser } from '../accounts/service';
 import { matches, matchPlayers } from '../matches/schema';
 import { recordAudit } from '../moderation/audit';
 import { dropAwards, dropEngine, drops } from './schema';
 
-export const ROLL_JOB = 'drops.roll';
+/**
+ * The next roll. A fresh `nonce` each time, so a cancelled roll with the same due time does not
+ * block the new one (key `<dueAt>-<nonce>`).
+ */
+export const rollJob = defineJob({
+  kind: 'drops.roll',
+  payload: z.object({ dueAt: jobField.time, nonce: jobField.id }),
+  separator: '-',
+  handle: (ctx, tx, after) => rollAndRearm(ctx, tx, after),
+});
 const ENGINE_ID = 'engine';
 
 declare module '../../events' {
@@ -323,16 +332,8 @@ export async function engineState(ctx: AppContext): Promise<DropEngineState> {
   };
 }
 
-async function cancelRolls(ctx: AppContext, tx: Db): Promise<void> {
-  await tx
-    .update(jobsTable)
-    .set({ firedAt: ctx.clock.now(), claimedBy: 'cancelled' })
-    .where(and(eq(jobsTable.kind, ROLL_JOB), isNull(jobsTable.firedAt)));
-}
-
 async function scheduleRoll(ctx: AppContext, tx: Db, after: After, dueAt: number): Promise<void> {
-  // A fresh key each time: a cancelled roll with the same due time must not block the new one.
-  await jobsOf(ctx).schedule(tx, after, ROLL_JOB, `${dueAt}-${randomUUID()}`, dueAt);
+  await ctx.jobs.schedule(tx, after, rollJob, { dueAt, nonce: randomUUID() }, dueAt);
   await tx.update(dropEngine).set({ nextRollAt: dueAt }).where(eq(dropEngine.id, ENGINE_ID));
 }
 
@@ -344,7 +345,7 @@ export async function setEngine(ctx: AppContext, settings: DropEngineSettings): 
       .update(dropEngine)
       .set({ enabled: settings.enabled, intervalMs: settings.intervalMs, nextRollAt: null })
       .where(eq(dropEngine.id, ENGINE_ID));
-    await cancelRolls(ctx, tx);
+    await ctx.jobs.cancelAll(tx, after, rollJob);
     if (settings.enabled) await scheduleRoll(ctx, tx, after, ctx.clock.now() + settings.intervalMs);
   });
   return engineState(ctx);
@@ -354,12 +355,7 @@ export async function setEngine(ctx: AppContext, settings: DropEngineSettings): 
 export async function ensureRollScheduled(ctx: AppContext): Promise<void> {
   const row = await engineRow(ctx);
   if (!row.enabled) return;
-  const pending = await ctx.db
-    .select({ id: jobsTable.id })
-    .from(jobsTable)
-    .where(and(eq(jobsTable.kind, ROLL_JOB), isNull(jobsTable.firedAt)))
-    .limit(1);
-  if (pending.length > 0) return;
+  if (await ctx.jobs.hasPending(ctx.db, rollJob)) return;
   await inTransaction(ctx.db, (tx, after) => scheduleRoll(ctx, tx, after, ctx.clock.now() + row.intervalMs));
 }
 
@@ -459,8 +455,8 @@ export async function roll(ctx: AppContext, tx: Db, after: After, force = false)
   return { outcome: 'drop', chance, award };
 }
 
-/** The job handler: roll, then schedule the next roll if the engine is still on. */
-export async function rollJob(ctx: AppContext, tx: Db, after: After): Promise<void> {
+/** Job `drops.roll`: roll, then schedule the next roll if the engine is still on. */
+async function rollAndRearm(ctx: AppContext, tx: Db, after: After): Promise<void> {
   const engine = await engineRow(ctx, tx);
   if (!engine.enabled) return;
   await roll(ctx, tx, after);

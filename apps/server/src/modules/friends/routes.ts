@@ -12,7 +12,6 @@ import {
   friendsResponseSchema,
   idParamsSchema,
   removeFriendResponseSchema,
-  socialChannelPayloadSchema,
   socialRoom,
   userIdParamsSchema,
 } from '@openpug/shared';
@@ -41,14 +40,14 @@ export function friendsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     ctx.realtime.onSignedOut(async (socket) => {
       for (const room of [...socket.rooms]) if (room.startsWith('social:')) await socket.leave(room);
     });
-    ctx.realtime.on('join-social', socialChannelPayloadSchema, async (socket, friendId) => {
+    ctx.realtime.on('join-social', async (socket, friendId) => {
       await joinSocial(ctx, socket.data.userId!, friendId);
       await socket.join(socialRoom(friendId));
       return { userId: friendId };
     });
     // Leaving is always allowed (it only narrows what the socket receives), so a client that
     // leaves after a removal is not refused.
-    ctx.realtime.on('leave-social', socialChannelPayloadSchema, async (socket, friendId) => {
+    ctx.realtime.on('leave-social', async (socket, friendId) => {
       await socket.leave(socialRoom(friendId));
       return { userId: friendId };
     });

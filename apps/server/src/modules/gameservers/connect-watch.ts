@@ -7,16 +7,23 @@
  * schedules the next one in its claiming transaction first (a crash goes on polling), then asks the
  * server after commit (no network call inside a transaction) and stores the answer in a new one.
  */
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { beforeLive, matchStateOf } from '../matches/lifecycle';
 import { waitsForPlayers } from '../matches/presence';
 import { loadMatch } from '../matches/service';
 import { armConnectDeadline, recordPresence } from '../matches/substitutes';
 import type { GameServerProvider } from './provider';
+import { providerOf } from './routes';
 
-export const CONNECT_POLL_JOB = 'gameserver.connect-poll';
+/** Who is on the server while the match waits for its players; one row per poll (`at`: its time). */
+export const connectPollJob = defineJob({
+  kind: 'gameserver.connect-poll',
+  payload: z.object({ matchId: jobField.id, at: jobField.time }),
+  handle: (ctx, tx, after, { matchId }) => connectPoll(ctx, providerOf(ctx), tx, after, matchId),
+});
 
 const pollEvery = (ctx: AppContext) => Math.max(100, ctx.config.MATCH_CONNECT_POLL_MS);
 
@@ -31,7 +38,7 @@ export async function startConnectWindow(
   if (!found || !beforeLive(matchStateOf(found.match)) || found.match.deadline !== null) return;
   if ((await armConnectDeadline(ctx, tx, after, matchId)) === null) return;
   const first = ctx.clock.now() + pollEvery(ctx);
-  await jobsOf(ctx).schedule(tx, after, CONNECT_POLL_JOB, `${matchId}:${first}`, first);
+  await ctx.jobs.schedule(tx, after, connectPollJob, { matchId, at: first }, first);
 }
 
 /** Job `gameserver.connect-poll`: asks the server who is on it, while the match waits for its players. */
@@ -45,7 +52,7 @@ export async function connectPoll(
   const found = await loadMatch(tx, matchId);
   if (!found || !waitsForPlayers(ctx, found.match)) return; // live, over, or the window is off
   const next = ctx.clock.now() + pollEvery(ctx);
-  await jobsOf(ctx).schedule(tx, after, CONNECT_POLL_JOB, `${matchId}:${next}`, next);
+  await ctx.jobs.schedule(tx, after, connectPollJob, { matchId, at: next }, next);
   after.add(async () => {
     const keys = (await provider.playersOnServer?.(matchId)) ?? null;
     if (keys === null) return; // cannot tell right now: the next poll asks again

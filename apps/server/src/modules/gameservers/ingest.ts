@@ -22,7 +22,7 @@ import type { TeamKey } from '@openpug/shared';
 import { and, eq, like } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, inTransaction, logOf } from '../../jobs';
 import { notFound, unprocessable } from '../../lib/errors';
 import { trackRoundPresence } from '../matches/leavers';
 import { matchEvents, matches, matchRounds } from '../matches/schema';
@@ -37,9 +37,8 @@ import {
 import { toStats } from '../matches/state';
 import { isGameMatchIdOf, leaseOfMatch } from './leases';
 import { HANDLED_EVENTS, matchzyEnvelopeSchema, matchzyEventSchema } from './matchzy';
+import { matchzyReleaseJob } from './matchzy-provider';
 
-/** Job that frees a finished match's MatchZy server (matchzy-provider.ts); series_end brings it forward. */
-const MATCHZY_RELEASE_JOB = 'gameserver.matchzy-release';
 /** After series_end (and the map result), how long the server stays booked for stragglers. */
 export const SERIES_END_TAIL_MS = 5_000;
 
@@ -94,11 +93,12 @@ export async function applyGameEvent(
       .from(matchEvents)
       .where(and(eq(matchEvents.matchId, matchId), like(matchEvents.eventKey, 'map_result:%')));
     if (lease?.releasedAt === null && mapResult)
-      await jobsOf(ctx).reschedule(
+      // The job that frees the server (matchzy-provider.ts), brought forward.
+      await ctx.jobs.reschedule(
         tx,
         after,
-        MATCHZY_RELEASE_JOB,
-        matchId,
+        matchzyReleaseJob,
+        { matchId },
         ctx.clock.now() + Math.min(SERIES_END_TAIL_MS, ctx.config.CS2_RELEASE_GRACE_MS),
       );
   }

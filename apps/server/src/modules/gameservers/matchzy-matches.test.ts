@@ -12,15 +12,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestUser, manualClock, startMatch, type TestApp } from '../../../test/helpers';
 import { users } from '../../db/schema';
-import { jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { matches, matchPlayers, matchRounds } from '../matches/schema';
-import { ALLOCATE_JOB, BAN_JOB, PICK_JOB, STALE_JOB } from '../matches/service';
+import { banJob, pickJob, staleJob } from '../matches/service';
 import { queueState } from '../queue/service';
 import { SERIES_END_TAIL_MS } from './ingest';
 import { leaseOfMatch } from './leases';
-import { MATCHZY_LOAD_JOB, MatchzyProvider, parseGet5Status } from './matchzy-provider';
-import { setProvider } from './routes';
+import { MatchzyProvider, matchzyLoadJob, parseGet5Status } from './matchzy-provider';
+import { allocateJob, setProvider } from './routes';
 import { FakeMatchzyServer, type TeamNo } from './testing/fake-matchzy';
 
 const RCON_PASSWORD = 'rcon-pw';
@@ -63,12 +62,12 @@ async function loadedMatch(): Promise<Loaded> {
   );
   for (let i = 0; i < 40 && (await matchRow(matchId)).mapKey === null; i++) {
     clock.advance(1_000);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
   }
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
   await expect.poll(() => fake.matchid).toBe((await leaseOfMatch(t.app.ctx.db, matchId))?.gameMatchId);
   await expect
-    .poll(async () => (await jobRow(`${MATCHZY_LOAD_JOB}:${matchId}:2`))?.claimedBy)
+    .poll(async () => (await jobRow(`${matchzyLoadJob.kind}:${matchId}:2`))?.claimedBy)
     .toBe('cancelled');
   const rows = await playerRows(matchId);
   return {
@@ -169,7 +168,7 @@ async function expectResult(
   // Server freed shortly after series_end; the secret dies with the lease.
   expect((await leaseOfMatch(t.app.ctx.db, m.matchId))?.releasedAt).toBeNull();
   clock.advance(SERIES_END_TAIL_MS);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
   await expect.poll(async () => (await leaseOfMatch(t.app.ctx.db, m.matchId))?.releasedAt).not.toBeNull();
   const late = await fake.post({ event: 'series_end', matchid: fake.liveMatchId });
   expect(late.status).toBe(401);
@@ -309,7 +308,7 @@ describe('MatchZy as its source says it behaves', () => {
     const absent = (await playerRows(m.matchId)).find((r) => r.userId === leaver.id);
     expect([absent?.roundsPresent, absent?.leftAt]).toEqual([3, null]);
     clock.advance(300_000); // LEAVER_GRACE_MS
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     expect((await playerRows(m.matchId)).find((r) => r.userId === leaver.id)?.leftAt).not.toBeNull();
     expect((await queueState(t.app.ctx, leaver.id)).cooldown).toMatchObject({ kind: 'leave', offence: 1 });
     // Team one wins 13-3 without them: everyone else is rated, the leaver loses.
@@ -339,7 +338,7 @@ describe('MatchZy as its source says it behaves', () => {
     fake.restart(); // MatchZy's state is gone: get5_status says none, no more events
     expect(fake.status()).toMatchObject({ gamestate: 'none', matchid: null });
     clock.advance(STALE_TIMEOUT_MS);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     const row = await matchRow(m.matchId);
     expect([row.status, row.cancelReason, row.winner]).toEqual(['cancelled', 'SERVER_UNAVAILABLE', null]);
     for (const p of m.players) expect(await eloOf(p.id)).toBe(p.elo);
@@ -361,7 +360,7 @@ describe('MatchZy as its source says it behaves', () => {
     // The restarted server has no remote log URL any more: it posts nothing (PublishEvents.cs:13).
     expect((await fake.post({ event: 'map_result', matchid: lease?.gameMatchId })).status).toBe(0);
     for (const p of m.players) expect(await eloOf(p.id)).toBe(p.elo);
-    expect((await jobRow(`${STALE_JOB}:${m.matchId}`)).claimedBy).not.toBe('cancelled');
+    expect((await jobRow(`${staleJob.kind}:${m.matchId}`)).claimedBy).not.toBe('cancelled');
   });
 
   it('a slow map change after the load does not cancel the match: the checks reconnect until it answers', async () => {
@@ -405,15 +404,15 @@ describe('MatchZy as its source says it behaves', () => {
           (j) =>
             j.firedAt === null &&
             j.dueAt <= clock.now() &&
-            [PICK_JOB, BAN_JOB].includes(j.kind) &&
+            [pickJob.kind, banJob.kind].includes(j.kind) &&
             j.key.startsWith(matchId),
         );
-        for (const j of due) await jobsOf(t.app.ctx).fire(j.id);
+        for (const j of due) await t.app.ctx.jobs.fire(j.id);
       }
       // The allocation and the load job commit; the load then waits on the silent server …
-      await jobsOf(t.app.ctx).fire(`${ALLOCATE_JOB}:${matchId}`);
+      await t.app.ctx.jobs.fire(`${allocateJob.kind}:${matchId}`);
       await expect
-        .poll(async () => (await jobRow(`${MATCHZY_LOAD_JOB}:${matchId}:1`))?.firedAt ?? null)
+        .poll(async () => (await jobRow(`${matchzyLoadJob.kind}:${matchId}:1`))?.firedAt ?? null)
         .not.toBeNull();
       await new Promise((r) => setTimeout(r, 300)); // the load is on the wire, the server silent
       // … while other requests on PGlite are answered at once, long before CS2_RCON_TIMEOUT_MS.

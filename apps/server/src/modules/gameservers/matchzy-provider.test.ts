@@ -20,14 +20,14 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { users } from '../../db/schema';
-import { inTransaction, jobsOf } from '../../jobs';
+import { inTransaction } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { matches, matchPlayers } from '../matches/schema';
-import { ALLOCATE_JOB, BAN_JOB, cancelMatch, PICK_JOB, STALE_JOB } from '../matches/service';
+import { banJob, cancelMatch, pickJob, staleJob } from '../matches/service';
 import { SERIES_END_TAIL_MS } from './ingest';
 import { bookServer, leaseOfMatch, releaseLease } from './leases';
-import { MATCHZY_LOAD_JOB, MatchzyProvider } from './matchzy-provider';
-import { providerOf, setProvider } from './routes';
+import { MatchzyProvider, matchzyLoadJob } from './matchzy-provider';
+import { allocateJob, providerOf, setProvider } from './routes';
 import { FakeMatchzyServer } from './testing/fake-matchzy';
 
 const RCON_PASSWORD = 'rcon-pw';
@@ -91,10 +91,10 @@ async function vetoByFiring(matchId: string): Promise<void> {
       (j) =>
         j.firedAt === null &&
         j.dueAt <= clock.now() &&
-        [PICK_JOB, BAN_JOB].includes(j.kind) &&
+        [pickJob.kind, banJob.kind].includes(j.kind) &&
         j.key.startsWith(matchId),
     );
-    for (const j of due) await jobsOf(t.app.ctx).fire(j.id);
+    for (const j of due) await t.app.ctx.jobs.fire(j.id);
   }
   expect((await matchRow(matchId)).status).toBe('active');
 }
@@ -107,10 +107,10 @@ async function activeMatch(): Promise<Started> {
   const { matchId } = started;
   for (let i = 0; i < 30 && (await vetoing(matchId)); i++) {
     clock.advance(1_000);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
   }
   // The last ban set the map; the allocation job was due at once (and may have cancelled the match).
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
   expect((await matchRow(matchId)).mapKey).not.toBeNull();
   return started;
 }
@@ -122,11 +122,11 @@ async function activeMatch(): Promise<Started> {
 async function passDeadline(matchId: string, ms: number) {
   const before = fake.commands.length;
   clock.advance(ms - 1);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
   expect((await matchRow(matchId)).status).toBe('active');
   expect(fake.commands.length).toBe(before);
   clock.advance(1);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
   return matchRow(matchId);
 }
 
@@ -306,7 +306,7 @@ describe('MatchZy provider', () => {
     expect((await matchRow(matchId)).liveAt).not.toBeNull();
     // Live in time: the live deadline is off, however long the game takes.
     clock.advance(LIVE_TIMEOUT_MS);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     expect((await matchRow(matchId)).status).toBe('active');
     let score: [number, number] = [0, 0];
     for (let round = 1; score[0] < 13; round++) {
@@ -353,14 +353,14 @@ describe('MatchZy provider', () => {
     // then); MatchZy's own post-game is left alone (no get5_endmatch).
     expect((await leaseOfMatch(t.app.ctx.db, matchId))?.releasedAt).toBeNull();
     clock.advance(SERIES_END_TAIL_MS);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     await expect.poll(async () => (await leaseOfMatch(t.app.ctx.db, matchId))?.releasedAt).not.toBeNull();
     expect(fake.commands.at(-1)).toBe('get5_status');
     expect(fake.commands).not.toContain('get5_endmatch');
     // Finished: the stale deadline is off; the silence after the game cancels nothing.
-    expect((await jobRow(`${STALE_JOB}:${matchId}`)).claimedBy).toBe('cancelled');
+    expect((await jobRow(`${staleJob.kind}:${matchId}`)).claimedBy).toBe('cancelled');
     clock.advance(STALE_TIMEOUT_MS);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     const after = await matchRow(matchId);
     expect([after.status, after.cancelReason, after.winner]).toEqual(['finished', null, 'teamOne']);
     expect(await eloOf(players[0].id)).toBe(
@@ -400,7 +400,7 @@ describe('MatchZy provider', () => {
     // The load is confirmed once its retry is called off; until then that retry, due a load budget
     // later, would fire in the clock jump below and load the match again.
     await expect
-      .poll(async () => (await jobRow(`${MATCHZY_LOAD_JOB}:${matchId}:2`))?.claimedBy)
+      .poll(async () => (await jobRow(`${matchzyLoadJob.kind}:${matchId}:2`))?.claimedBy)
       .toBe('cancelled');
     const m = await passDeadline(matchId, LIVE_TIMEOUT_MS);
     expect([m.status, m.cancelReason, m.liveAt]).toEqual(['cancelled', 'SERVER_UNAVAILABLE', null]);
@@ -422,7 +422,7 @@ describe('MatchZy provider', () => {
     });
     // A round ends a millisecond before the deadline: the game goes on, the deadline moves.
     clock.advance(STALE_TIMEOUT_MS - 1);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     expect((await matchRow(matchId)).status).toBe('active');
     expect((await roundEnd(matchId, 1, [1, 0], 'team1')).body).toEqual({
       accepted: true,
@@ -434,7 +434,7 @@ describe('MatchZy provider', () => {
       accepted: false,
       reason: 'duplicate',
     });
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     expect((await matchRow(matchId)).status).toBe('active');
 
     // Then the server dies: nothing more comes in.
@@ -448,7 +448,7 @@ describe('MatchZy provider', () => {
   });
 
   it('the load is a persisted job: after a crash between allocation and load another instance loads the match', async () => {
-    const scheduler = jobsOf(t.app.ctx);
+    const scheduler = t.app.ctx.jobs;
     // This instance fires deadlines only when told to, and will "die" right after the allocation.
     await scheduler.stop();
     let other: TestApp | null = null;
@@ -456,12 +456,12 @@ describe('MatchZy provider', () => {
       const { matchId } = await newMatch();
       await vetoByFiring(matchId);
       const fetches = fake.configFetches.length;
-      expect(await scheduler.fire(`${ALLOCATE_JOB}:${matchId}`)).toBe(true);
+      expect(await scheduler.fire(`${allocateJob.kind}:${matchId}`)).toBe(true);
       // Committed: server booked and announced, its load pending in the database, nothing loaded.
       const lease = await leaseOfMatch(t.app.ctx.db, matchId);
       expect(lease).toMatchObject({ server: fake.address, releasedAt: null });
       expect((await matchRow(matchId)).serverConnect).toBe(fake.address);
-      const load = `${MATCHZY_LOAD_JOB}:${matchId}:1`;
+      const load = `${matchzyLoadJob.kind}:${matchId}:1`;
       expect(await jobRow(load)).toMatchObject({ dueAt: clock.now(), firedAt: null });
       expect([fake.gamestate, fake.configFetches.length]).toEqual(['none', fetches]);
 
@@ -472,9 +472,9 @@ describe('MatchZy provider', () => {
       expect(fake.matchid).toBe(lease?.gameMatchId);
       expect(fake.configFetches.at(-1)?.status).toBe(200);
       await expect
-        .poll(async () => (await jobRow(`${MATCHZY_LOAD_JOB}:${matchId}:2`))?.claimedBy)
+        .poll(async () => (await jobRow(`${matchzyLoadJob.kind}:${matchId}:2`))?.claimedBy)
         .toBe('cancelled');
-      expect((await jobRow(load)).claimedBy).toBe(jobsOf(other.app.ctx).instanceId);
+      expect((await jobRow(load)).claimedBy).toBe(other.app.ctx.jobs.instanceId);
       expect((await matchRow(matchId)).status).toBe('active');
       // Done here: cancelled, the server is free for the next test.
       await cancelMatch(t.app.ctx, matchId, 'ADMIN_CANCELLED');
@@ -486,31 +486,31 @@ describe('MatchZy provider', () => {
   });
 
   it('a load cut short by a crash is tried again a load budget later; after three attempts the match is cancelled', async () => {
-    const scheduler = jobsOf(t.app.ctx);
+    const scheduler = t.app.ctx.jobs;
     await scheduler.stop();
     try {
       const { matchId, events } = await newMatch();
       await vetoByFiring(matchId);
-      expect(await scheduler.fire(`${ALLOCATE_JOB}:${matchId}`)).toBe(true);
+      expect(await scheduler.fire(`${allocateJob.kind}:${matchId}`)).toBe(true);
       // What attempt 1 leaves behind when its instance dies during the load: the claim and attempt 2.
       await inTransaction(t.app.ctx.db, async (tx, after) => {
         await tx
           .update(jobs)
           .set({ firedAt: clock.now(), claimedBy: 'a-dead-instance' })
-          .where(eq(jobs.id, `${MATCHZY_LOAD_JOB}:${matchId}:1`));
-        await scheduler.schedule(tx, after, MATCHZY_LOAD_JOB, `${matchId}:2`, clock.now() + 60_000);
+          .where(eq(jobs.id, `${matchzyLoadJob.kind}:${matchId}:1`));
+        await scheduler.schedule(tx, after, matchzyLoadJob, { matchId, attempt: 2 }, clock.now() + 60_000);
       });
       await scheduler.runDue();
       expect(fake.gamestate).toBe('none');
       clock.advance(60_000);
       await scheduler.runDue();
       expect(fake.gamestate).toBe('warmup');
-      expect((await jobRow(`${MATCHZY_LOAD_JOB}:${matchId}:3`))?.claimedBy).toBe('cancelled');
+      expect((await jobRow(`${matchzyLoadJob.kind}:${matchId}:3`))?.claimedBy).toBe('cancelled');
       expect((await matchRow(matchId)).status).toBe('active');
 
       // Had attempt 3 died as well, attempt 4 gives up: cancelled, the server freed.
       await inTransaction(t.app.ctx.db, (tx, after) =>
-        scheduler.schedule(tx, after, MATCHZY_LOAD_JOB, `${matchId}:4`, clock.now()),
+        scheduler.schedule(tx, after, matchzyLoadJob, { matchId, attempt: 4 }, clock.now()),
       );
       await scheduler.runDue();
       expect((await matchRow(matchId)).cancelReason).toBe('SERVER_UNAVAILABLE');

@@ -30,9 +30,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TeamKey } from '@openpug/shared';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { beforeLive, matchLifecycle, matchStateOf } from '../matches/lifecycle';
 import { cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import type { MatchRow, PlayerRow } from '../matches/state';
@@ -49,6 +50,7 @@ import {
   type RosterPlayer,
 } from './provider';
 import { quoteArg, RconClient, withRcon } from './rcon';
+import { providerOf } from './routes';
 
 export interface MatchzyProviderOptions {
   /** RCON connect/login and per-command limit (ms). */
@@ -58,8 +60,30 @@ export interface MatchzyProviderOptions {
   loadCheckIntervalMs?: number;
 }
 
-export const MATCHZY_LOAD_JOB = 'gameserver.matchzy-load';
-export const MATCHZY_RELEASE_JOB = 'gameserver.matchzy-release';
+/** Attempt `attempt` (from 1) of the booked server to load the match (see `loadJob`). */
+export const matchzyLoadJob = defineJob({
+  kind: 'gameserver.matchzy-load',
+  payload: z.object({ matchId: jobField.id, attempt: jobField.index }),
+  handle: async (ctx, tx, after, { matchId, attempt }) => {
+    const provider = providerOf(ctx);
+    // Only after a switch of GAME_SERVER_PROVIDER with a load pending; the live deadline ends it.
+    if (!(provider instanceof MatchzyProvider))
+      return logOf(ctx).error(
+        { matchId, attempt },
+        'a MatchZy load is pending, but the provider is not MatchZy',
+      );
+    await provider.loadJob(tx, after, matchId, attempt);
+  },
+});
+/** The grace after a result is over: the match's server is freed (see `releaseJob`). */
+export const matchzyReleaseJob = defineJob({
+  kind: 'gameserver.matchzy-release',
+  payload: z.object({ matchId: jobField.id }),
+  handle: async (ctx, tx, after, { matchId }) => {
+    const provider = providerOf(ctx);
+    if (provider instanceof MatchzyProvider) await provider.releaseJob(tx, after, matchId);
+  },
+});
 /** Load attempts per match; a further attempt only follows a crash or restart during a load. */
 const LOAD_ATTEMPTS = 3;
 
@@ -181,7 +205,13 @@ export class MatchzyProvider implements GameServerProvider {
     const server = await this.book(tx, req.matchId, req.exclude ?? undefined);
     if (!server) throw new GameServerUnavailableError('every CS2 server is busy');
     // reschedule: a match moved by an admin loads again from the first attempt.
-    await jobsOf(this.ctx).reschedule(tx, after, MATCHZY_LOAD_JOB, `${req.matchId}:1`, this.ctx.clock.now());
+    await this.ctx.jobs.reschedule(
+      tx,
+      after,
+      matchzyLoadJob,
+      { matchId: req.matchId, attempt: 1 },
+      this.ctx.clock.now(),
+    );
     return { connect: server.connect, gotv: server.gotv };
   }
 
@@ -211,9 +241,9 @@ export class MatchzyProvider implements GameServerProvider {
       await cancelMatchTx(this.ctx, tx, after, matchId, 'SERVER_UNAVAILABLE');
       return;
     }
-    const jobs = jobsOf(this.ctx);
-    const next = `${matchId}:${attempt + 1}`;
-    await jobs.schedule(tx, after, MATCHZY_LOAD_JOB, next, this.ctx.clock.now() + this.loadBudgetMs());
+    const jobs = this.ctx.jobs;
+    const next = { matchId, attempt: attempt + 1 };
+    await jobs.schedule(tx, after, matchzyLoadJob, next, this.ctx.clock.now() + this.loadBudgetMs());
     const { configUrl } = gameServerUrls(this.ctx.config.PUBLIC_URL, matchId);
     const secret = match.serverSecret;
     after.add(async () => {
@@ -227,7 +257,7 @@ export class MatchzyProvider implements GameServerProvider {
       await inTransaction(
         this.ctx.db,
         async (tx2, after2) => {
-          await jobs.cancel(tx2, after2, MATCHZY_LOAD_JOB, next);
+          await jobs.cancel(tx2, after2, matchzyLoadJob, next);
           // Loaded: the server is ready, the players' connect deadline starts.
           if (outcome.kind === 'loaded') return startConnectWindow(this.ctx, tx2, after2, matchId);
           if (outcome.kind === 'unreachable' && attempt < LOAD_ATTEMPTS) {
@@ -245,7 +275,7 @@ export class MatchzyProvider implements GameServerProvider {
                   gotv: other.gotv,
                   secret,
                 });
-                await jobs.reschedule(tx2, after2, MATCHZY_LOAD_JOB, next, this.ctx.clock.now());
+                await jobs.reschedule(tx2, after2, matchzyLoadJob, next, this.ctx.clock.now());
                 return;
               }
             }
@@ -376,11 +406,11 @@ export class MatchzyProvider implements GameServerProvider {
       await inTransaction(
         this.ctx.db,
         (tx, after) =>
-          jobsOf(this.ctx).schedule(
+          this.ctx.jobs.schedule(
             tx,
             after,
-            MATCHZY_RELEASE_JOB,
-            matchId,
+            matchzyReleaseJob,
+            { matchId },
             this.ctx.clock.now() + this.ctx.config.CS2_RELEASE_GRACE_MS,
           ),
         logOf(this.ctx),

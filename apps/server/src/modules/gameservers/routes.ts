@@ -13,27 +13,27 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { After, jobsOf, logOf, splitIndexedKey } from '../../jobs';
+import { After, defineJob, jobField, logOf } from '../../jobs';
 import { notFound, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { matchStateOf } from '../matches/lifecycle';
 import { matches } from '../matches/schema';
-import { ALLOCATE_JOB, cancelMatchTx, loadMatch, setServer } from '../matches/service';
+import { cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
-import { CONNECT_POLL_JOB, connectPoll } from './connect-watch';
+import { connectPollJob } from './connect-watch';
 import { ingestEvent } from './ingest';
 import { leaseOfMatch } from './leases';
 import { matchzyMatchConfigSchema } from './matchzy';
 import {
   buildMatchConfig,
-  MATCHZY_LOAD_JOB,
-  MATCHZY_RELEASE_JOB,
   MatchzyProvider,
+  matchzyLoadJob,
+  matchzyReleaseJob,
   remoteLogCvars,
 } from './matchzy-provider';
 import { type GameServerProvider, gameServerUrls } from './provider';
-import { SIM_JOB, SimulatorProvider, simStep } from './simulator';
+import { SimulatorProvider, simJob } from './simulator';
 
 const providers = new WeakMap<AppContext, GameServerProvider>();
 
@@ -99,56 +99,39 @@ export async function allocateServer(
   after.add(() => providerAfter.run(logOf(ctx)));
 }
 
+/**
+ * A match's map is set (the matches module schedules this at once): it gets a game server, or is
+ * cancelled with SERVER_UNAVAILABLE when no provider takes it.
+ */
+export const allocateJob = defineJob({
+  kind: 'match.allocate',
+  payload: z.object({ matchId: jobField.id }),
+  handle: async (ctx, tx, after, { matchId }) => {
+    const found = await loadMatch(tx, matchId, true);
+    // Only a match that still wants a server (not moved or ended since the job was armed).
+    if (!found || matchStateOf(found.match) !== 'allocating' || !found.match.mapKey) return;
+    try {
+      await allocateServer(ctx, tx, after, found);
+    } catch (err) {
+      logOf(ctx).error({ err, matchId: found.match.id }, 'no game server for the match');
+      await cancelMatchTx(ctx, tx, after, found.match.id, 'SERVER_UNAVAILABLE');
+    }
+  },
+});
+
 export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const jobs = jobsOf(ctx);
-    jobs.handle(ALLOCATE_JOB, async (job, tx, after) => {
-      const found = await loadMatch(tx, job.key, true);
-      // Only a match that still wants a server (not moved or ended since the job was armed).
-      if (!found || matchStateOf(found.match) !== 'allocating' || !found.match.mapKey) return;
-      try {
-        await allocateServer(ctx, tx, after, found);
-      } catch (err) {
-        logOf(ctx).error({ err, matchId: found.match.id }, 'no game server for the match');
-        await cancelMatchTx(ctx, tx, after, found.match.id, 'SERVER_UNAVAILABLE');
-      }
-    });
+    ctx.jobs.register(allocateJob, connectPollJob, simJob, matchzyLoadJob, matchzyReleaseJob);
     // A match that is over, however it ended (result, failed allocation, live timeout, an admin),
     // gives its server back.
     ctx.bus.on('match.ended', ({ matchId }) => providerOf(ctx).release(matchId));
-    // Who is on the server while the match waits for its players; a substitute joins its roster.
-    jobs.handle(CONNECT_POLL_JOB, (job, tx, after) =>
-      connectPoll(ctx, providerOf(ctx), tx, after, splitIndexedKey(job.key)[0]),
-    );
+    // A substitute joins the roster on the server.
     ctx.bus.on('match.substituted', async ({ matchId, team, out, sub }) => {
       try {
         await providerOf(ctx).swapPlayer?.(matchId, out, sub, team);
       } catch (err) {
         logOf(ctx).error({ err, matchId, sub: sub.userId }, 'the game server did not take the substitute');
       }
-    });
-    jobs.handle(SIM_JOB, async (job, tx, after) => {
-      const [matchId, step] = splitIndexedKey(job.key);
-      const provider = providerOf(ctx);
-      const onServer =
-        provider instanceof SimulatorProvider
-          ? (key: string) => provider.isOnServer(matchId, key)
-          : undefined;
-      await simStep(ctx, tx, after, matchId, step, onServer);
-    });
-    jobs.handle(MATCHZY_LOAD_JOB, async (job, tx, after) => {
-      const provider = providerOf(ctx);
-      // Only after a switch of GAME_SERVER_PROVIDER with a load pending; the live deadline ends it.
-      if (!(provider instanceof MatchzyProvider))
-        return logOf(ctx).error(
-          { key: job.key },
-          'a MatchZy load is pending, but the provider is not MatchZy',
-        );
-      await provider.loadJob(tx, after, ...splitIndexedKey(job.key));
-    });
-    jobs.handle(MATCHZY_RELEASE_JOB, async (job, tx, after) => {
-      const provider = providerOf(ctx);
-      if (provider instanceof MatchzyProvider) await provider.releaseJob(tx, after, job.key);
     });
 
     /**

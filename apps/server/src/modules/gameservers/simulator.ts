@@ -16,9 +16,10 @@
  */
 
 import type { TeamKey } from '@openpug/shared';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, jobsOf } from '../../jobs';
+import { type After, defineJob, jobField } from '../../jobs';
 import { matchStateOf } from '../matches/lifecycle';
 import { rosterKey } from '../matches/presence';
 import { loadMatch } from '../matches/service';
@@ -28,8 +29,19 @@ import { startConnectWindow } from './connect-watch';
 import { applyGameEvent } from './ingest';
 import type { MatchzyRoundEnd } from './matchzy';
 import type { AllocatedServer, AllocateRequest, GameServerProvider, RosterPlayer } from './provider';
+import { providerOf } from './routes';
 
-export const SIM_JOB = 'gameserver.sim';
+/** One step of a simulated match (`step` 0 is going live, then a round per step). */
+export const simJob = defineJob({
+  kind: 'gameserver.sim',
+  payload: z.object({ matchId: jobField.id, step: jobField.index }),
+  handle: async (ctx, tx, after, { matchId, step }) => {
+    const provider = providerOf(ctx);
+    const onServer =
+      provider instanceof SimulatorProvider ? (key: string) => provider.isOnServer(matchId, key) : undefined;
+    await simStep(ctx, tx, after, matchId, step, onServer);
+  },
+});
 
 /** Whether a map is over at this score: MR12 (first to 13), overtime MR3 (first to 16, 19, …). */
 export function isMapOver(a: number, b: number): boolean {
@@ -166,11 +178,11 @@ export class SimulatorProvider implements GameServerProvider {
     const host = new URL(this.ctx.config.PUBLIC_URL).hostname;
     const port = 27015 + (hashSeed(req.matchId) % 500) * 10;
     // reschedule: a match moved by an admin starts over with a fresh first step.
-    await jobsOf(this.ctx).reschedule(
+    await this.ctx.jobs.reschedule(
       tx,
       after,
-      SIM_JOB,
-      `${req.matchId}:0`,
+      simJob,
+      { matchId: req.matchId, step: 0 },
       this.ctx.clock.now() + this.ctx.config.SIM_ROUND_MS,
     );
     return { connect: `${host}:${port}`, gotv: `${host}:${port + 5}` };
@@ -267,11 +279,11 @@ export async function simStep(
       return;
     }
   }
-  await jobsOf(ctx).schedule(
+  await ctx.jobs.schedule(
     tx,
     after,
-    SIM_JOB,
-    `${matchId}:${step + 1}`,
+    simJob,
+    { matchId, step: step + 1 },
     ctx.clock.now() + ctx.config.SIM_ROUND_MS,
   );
 }

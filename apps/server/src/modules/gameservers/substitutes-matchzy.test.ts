@@ -15,7 +15,6 @@ import {
   startMatch,
   type TestApp,
 } from '../../../test/helpers';
-import { jobsOf } from '../../jobs';
 import { matches, matchPlayers } from '../matches/schema';
 import { joinQueue, queueState } from '../queue/service';
 import { MatchzyProvider } from './matchzy-provider';
@@ -74,7 +73,7 @@ afterAll(async () => {
 
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 const pollFor = async (ms: number) => {
   for (let waited = 0; waited < ms; waited += POLL_MS) await advance(POLL_MS);

@@ -16,7 +16,6 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { jobsOf } from '../../jobs';
 import { fairestPick } from '../matches/fairness';
 import { matches } from '../matches/schema';
 import { DAY_MS, MINUTE_MS } from './eta';
@@ -30,7 +29,7 @@ const sockets: Socket[] = [];
 
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 const get = (url: string, user: TestUser | null) =>
   t.app.inject({ method: 'GET', url, headers: user ? bearer(user.token) : {} });

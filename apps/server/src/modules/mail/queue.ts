@@ -13,16 +13,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { inTransaction, jobsOf } from '../../jobs';
-import type { JobRow } from '../../jobs/schema';
-import type { After } from '../../jobs/tx';
+import { type After, defineJob, inTransaction, jobField } from '../../jobs';
 import { countNotifyFailure, failureReason } from '../metrics/registry';
 import type { Email } from './mailer';
 import { mailQueue } from './schema';
 
-export const MAIL_JOB = 'mail.send';
+/** One attempt to send a queued mail (`mailId`: its `mail_queue` row). */
+export const mailJob = defineJob({
+  kind: 'mail.send',
+  payload: z.object({ mailId: jobField.id }),
+  handle: (ctx, tx, after, { mailId }) => sendAttempt(ctx, tx, after, mailId),
+});
 
 /**
  * While an attempt runs, the next one is booked this far ahead: only if the process dies mid-send
@@ -31,11 +35,6 @@ export const MAIL_JOB = 'mail.send';
  */
 export const MAIL_SEND_LEASE_MS = 60_000;
 
-interface Log {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
-
 /** Stores the mail and books its sending; resolves once both are committed. */
 export async function queueMail(ctx: AppContext, kind: string, mail: Email): Promise<void> {
   const id = randomUUID();
@@ -43,7 +42,7 @@ export async function queueMail(ctx: AppContext, kind: string, mail: Email): Pro
     await tx
       .insert(mailQueue)
       .values({ id, kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null });
-    await jobsOf(ctx).schedule(tx, after, MAIL_JOB, id, ctx.clock.now());
+    await ctx.jobs.schedule(tx, after, mailJob, { mailId: id }, ctx.clock.now());
   });
 }
 
@@ -53,55 +52,54 @@ const pauseAfter = (ctx: AppContext, attempt: number) => ctx.config.NOTIFY_RETRY
 async function forget(ctx: AppContext, id: string): Promise<void> {
   await inTransaction(ctx.db, async (tx, after) => {
     await tx.delete(mailQueue).where(eq(mailQueue.id, id));
-    await jobsOf(ctx).cancel(tx, after, MAIL_JOB, id);
+    await ctx.jobs.cancel(tx, after, mailJob, { mailId: id });
   });
 }
 
 async function retryAt(ctx: AppContext, id: string, dueAt: number): Promise<void> {
-  await inTransaction(ctx.db, (tx, after) => jobsOf(ctx).reschedule(tx, after, MAIL_JOB, id, dueAt));
+  await inTransaction(ctx.db, (tx, after) => ctx.jobs.reschedule(tx, after, mailJob, { mailId: id }, dueAt));
 }
 
 /** The `mail.send` job: one attempt, with the next one booked first. */
-export function mailJob(ctx: AppContext, log: Log) {
-  return async (job: JobRow, tx: Db, after: After): Promise<void> => {
-    const [mail] = await tx.select().from(mailQueue).where(eq(mailQueue.id, job.key));
-    if (!mail) return; // sent or given up already
-    const label = { kind: mail.kind, mail: mail.id };
-    if (mail.attempts >= ctx.config.NOTIFY_ATTEMPTS) {
-      // The process of the last attempt died before it could tell how it went: give up, once.
-      await tx.delete(mailQueue).where(eq(mailQueue.id, mail.id));
-      countNotifyFailure(ctx, 'email', 'error');
-      log.warn({ ...label, attempts: mail.attempts }, 'e-mail given up');
+async function sendAttempt(ctx: AppContext, tx: Db, after: After, mailId: string): Promise<void> {
+  const log = ctx.log;
+  const [mail] = await tx.select().from(mailQueue).where(eq(mailQueue.id, mailId));
+  if (!mail) return; // sent or given up already
+  const label = { kind: mail.kind, mail: mail.id };
+  if (mail.attempts >= ctx.config.NOTIFY_ATTEMPTS) {
+    // The process of the last attempt died before it could tell how it went: give up, once.
+    await tx.delete(mailQueue).where(eq(mailQueue.id, mail.id));
+    countNotifyFailure(ctx, 'email', 'error');
+    log.warn({ ...label, attempts: mail.attempts }, 'e-mail given up');
+    return;
+  }
+  const attempt = mail.attempts + 1;
+  await tx.update(mailQueue).set({ attempts: attempt }).where(eq(mailQueue.id, mail.id));
+  await ctx.jobs.reschedule(tx, after, mailJob, { mailId: mail.id }, ctx.clock.now() + MAIL_SEND_LEASE_MS);
+  after.add(async () => {
+    try {
+      await ctx.mailer.send({
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? undefined,
+      });
+    } catch (err) {
+      const permanent = (err as { permanent?: unknown }).permanent === true;
+      const last = permanent || attempt >= ctx.config.NOTIFY_ATTEMPTS;
+      log.warn(
+        { ...label, err: String(err), attempt, attempts: ctx.config.NOTIFY_ATTEMPTS, permanent },
+        last ? 'e-mail delivery failed' : 'e-mail delivery failed, will retry',
+      );
+      if (last) {
+        await forget(ctx, mail.id);
+        countNotifyFailure(ctx, 'email', failureReason(err));
+      } else {
+        await retryAt(ctx, mail.id, ctx.clock.now() + pauseAfter(ctx, attempt));
+      }
       return;
     }
-    const attempt = mail.attempts + 1;
-    await tx.update(mailQueue).set({ attempts: attempt }).where(eq(mailQueue.id, mail.id));
-    await jobsOf(ctx).reschedule(tx, after, MAIL_JOB, mail.id, ctx.clock.now() + MAIL_SEND_LEASE_MS);
-    after.add(async () => {
-      try {
-        await ctx.mailer.send({
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html ?? undefined,
-        });
-      } catch (err) {
-        const permanent = (err as { permanent?: unknown }).permanent === true;
-        const last = permanent || attempt >= ctx.config.NOTIFY_ATTEMPTS;
-        log.warn(
-          { ...label, err: String(err), attempt, attempts: ctx.config.NOTIFY_ATTEMPTS, permanent },
-          last ? 'e-mail delivery failed' : 'e-mail delivery failed, will retry',
-        );
-        if (last) {
-          await forget(ctx, mail.id);
-          countNotifyFailure(ctx, 'email', failureReason(err));
-        } else {
-          await retryAt(ctx, mail.id, ctx.clock.now() + pauseAfter(ctx, attempt));
-        }
-        return;
-      }
-      await forget(ctx, mail.id);
-      log.info({ ...label, attempt }, 'e-mail sent');
-    });
-  };
+    await forget(ctx, mail.id);
+    log.info({ ...label, attempt }, 'e-mail sent');
+  });
 }

@@ -4,11 +4,10 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { jobsOf } from '../../jobs';
-import { MAIL_JOB, mailJob } from './queue';
+import { mailJob } from './queue';
 
 export function mailModule(ctx: AppContext): FastifyPluginAsyncZod {
-  return async (app) => {
-    jobsOf(ctx).handle(MAIL_JOB, mailJob(ctx, app.log));
+  return async () => {
+    ctx.jobs.register(mailJob);
   };
 }

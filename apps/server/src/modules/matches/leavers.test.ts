@@ -20,7 +20,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { users } from '../../db/schema';
-import { inTransaction, jobsOf, logOf } from '../../jobs';
+import { inTransaction, logOf } from '../../jobs';
 import { providerOf } from '../gameservers/routes';
 import type { SimulatorProvider } from '../gameservers/simulator';
 import { recordOffence } from '../queue/cooldowns';
@@ -59,7 +59,7 @@ afterAll(async () => {
 const sim = () => providerOf(t.app.ctx) as SimulatorProvider;
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 const matchRow = async (id: string) =>
   (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];

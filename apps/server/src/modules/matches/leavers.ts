@@ -11,9 +11,10 @@
  * (`substitute-request`), which opens the substitute offer of substitutes.ts for the slot.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { recordOffence } from '../queue/cooldowns';
 import { matchStateOf } from './lifecycle';
@@ -23,13 +24,12 @@ import { loadMatch, publishState } from './service';
 import { isRostered, type MatchRow, type PlayerRow } from './state';
 import { openSubstituteOffer } from './substitutes';
 
-/** A player's grace to come back (key `<matchId>:<userId>:<absent since>`). */
-export const LEAVER_JOB = 'match.leaver';
-
-export function parseLeaverKey(key: string): { matchId: string; userId: string; since: number } {
-  const [matchId, userId, since] = key.split(':');
-  return { matchId, userId, since: Number(since) };
-}
+/** A player's grace to come back, from the time they were first missing (`since`). */
+export const leaverJob = defineJob({
+  kind: 'match.leaver',
+  payload: z.object({ matchId: jobField.id, userId: jobField.id, since: jobField.time }),
+  handle: (ctx, tx, after, absence) => leaverTimedOut(ctx, tx, after, absence),
+});
 
 /**
  * A round_end of the live match was applied: `listed` are the roster keys (SteamID64, else user
@@ -81,11 +81,11 @@ export async function trackRoundPresence(
     await tx
       .insert(matchEvents)
       .values({ matchId: match.id, eventKey: `${ABSENT_KEY}${p.userId}`, receivedAt: now });
-    await jobsOf(ctx).schedule(
+    await ctx.jobs.schedule(
       tx,
       after,
-      LEAVER_JOB,
-      `${match.id}:${p.userId}:${now}`,
+      leaverJob,
+      { matchId: match.id, userId: p.userId, since: now },
       now + ctx.config.LEAVER_GRACE_MS,
     );
   }
@@ -95,8 +95,12 @@ export async function trackRoundPresence(
  * The grace of a player absent since `since` is over (`match.leaver`): still absent (the same
  * absence, the match live) → a leaver, with the leave cooldown; the room shows it to their captain.
  */
-export async function leaverTimedOut(ctx: AppContext, tx: Db, after: After, key: string): Promise<void> {
-  const { matchId, userId, since } = parseLeaverKey(key);
+export async function leaverTimedOut(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  { matchId, userId, since }: { matchId: string; userId: string; since: number },
+): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
   if (!found || matchStateOf(found.match) !== 'live') return; // over
   const player = found.players.find((p) => p.userId === userId);

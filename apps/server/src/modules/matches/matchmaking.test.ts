@@ -17,18 +17,25 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { users } from '../../db/schema';
-import { jobsOf } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import type { GameServerProvider } from '../gameservers/provider';
-import { setProvider } from '../gameservers/routes';
-import { SIM_JOB, SimulatorProvider } from '../gameservers/simulator';
+import { allocateJob, setProvider } from '../gameservers/routes';
+import { SimulatorProvider, simJob } from '../gameservers/simulator';
 import { acceptPhases, queueEntries } from '../queue/schema';
-import { ACCEPT_JOB } from '../queue/service';
+import { acceptJob } from '../queue/service';
 import { fairestPick } from './fairness';
 import { maps, matches, matchPlayers, matchRounds } from './schema';
-import { ALLOCATE_JOB, BAN_JOB, LIVE_JOB, PICK_JOB, STALE_JOB } from './service';
+import { banJob, liveJob, pickJob, staleJob } from './service';
 
-const MATCH_JOB_KINDS = [ACCEPT_JOB, PICK_JOB, BAN_JOB, ALLOCATE_JOB, LIVE_JOB, STALE_JOB, SIM_JOB];
+const MATCH_JOB_KINDS = [
+  acceptJob.kind,
+  pickJob.kind,
+  banJob.kind,
+  allocateJob.kind,
+  liveJob.kind,
+  staleJob.kind,
+  simJob.kind,
+];
 
 interface Client {
   user: TestUser;
@@ -61,7 +68,7 @@ const got = (c: Client, name: string) => c.events.filter((e) => e.name === name)
 const last = (c: Client, name: string) => got(c, name).at(-1);
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 const queueSize = async () => (await t.app.ctx.db.select().from(queueEntries)).length;
 const matchRow = async (id: string) =>
@@ -475,8 +482,8 @@ describe('match room', () => {
           .from(jobs)
           .where(eq(jobs.id, `${kind}:${matchId}`))
       )[0];
-    expect((await jobOf(LIVE_JOB)).claimedBy).toBe('cancelled');
-    expect((await jobOf(STALE_JOB)).claimedBy).toBe('cancelled');
+    expect((await jobOf(liveJob.kind)).claimedBy).toBe('cancelled');
+    expect((await jobOf(staleJob.kind)).claimedBy).toBe('cancelled');
   });
 
   it('lists matches and a player history; the card figures come from stats', async () => {

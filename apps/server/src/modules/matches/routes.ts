@@ -1,7 +1,7 @@
 /**
  * Match room transport: socket `join-match` / `leave-match` / `match-message` and the public REST
  * reads `GET /api/match/:id`, `GET /api/match` and `GET /api/match/user/:userId/`. Registers the
- * pick/ban/live/stale deadline handlers and runs the job scheduler (started onReady, stopped on close).
+ * match's job kinds (pick, ban, live, stale, connect, substitute and leaver deadlines).
  */
 import {
   errorBodySchema,
@@ -9,48 +9,33 @@ import {
   LIVE_MATCH_STATUSES,
   type MatchListQuery,
   matchListQuerySchema,
-  matchMessageSchema,
-  matchRoomPayloadSchema,
   matchStateSchema,
   matchSummarySchema,
   pagedSchema,
-  substituteAcceptSchema,
-  substituteRequestSchema,
   userMatchSchema,
 } from '@openpug/shared';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { jobsOf, logOf, splitIndexedKey } from '../../jobs';
+import { logOf } from '../../jobs';
 import { unauthorized } from '../../lib/errors';
-import { LEAVER_JOB, leaverTimedOut, requestSubstitute } from './leavers';
+import { leaverJob, requestSubstitute } from './leavers';
 import { presenceOf } from './presence';
 import { matches, matchPlayers } from './schema';
 import {
-  BAN_JOB,
+  banJob,
   banMap,
-  banTimedOut,
   getMatchState,
-  LIVE_JOB,
-  liveTimedOut,
+  liveJob,
   matchRoom,
-  PICK_JOB,
+  pickJob,
   pickPlayer,
-  pickTimedOut,
   requestHelp,
-  STALE_JOB,
-  staleTimedOut,
+  staleJob,
 } from './service';
 import { buildSummary, type PlayerRow } from './state';
-import {
-  CONNECT_JOB,
-  connectTimedOut,
-  offerRunningSlots,
-  SUBSTITUTE_JOB,
-  substituteTimedOut,
-  takeSubstituteSlot,
-} from './substitutes';
+import { connectJob, offerRunningSlots, substituteJob, takeSubstituteSlot } from './substitutes';
 
 /** The list filter: `live` is every running status (playerveto, mapveto, active). */
 function statusFilter(status: MatchListQuery['status']): SQL | undefined {
@@ -72,21 +57,11 @@ async function playersOf(ctx: AppContext, ids: string[]): Promise<Map<string, Pl
 
 export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const jobs = jobsOf(ctx);
-    jobs.handle(PICK_JOB, (job, tx, after) => pickTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)));
-    jobs.handle(BAN_JOB, (job, tx, after) => banTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)));
-    jobs.handle(LIVE_JOB, (job, tx, after) => liveTimedOut(ctx, tx, after, job.key));
-    jobs.handle(STALE_JOB, (job, tx, after) => staleTimedOut(ctx, tx, after, job.key));
-    jobs.handle(CONNECT_JOB, (job, tx, after) =>
-      connectTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)),
-    );
-    jobs.handle(SUBSTITUTE_JOB, (job, tx, after) =>
-      substituteTimedOut(ctx, tx, after, ...splitIndexedKey(job.key)),
-    );
-    jobs.handle(LEAVER_JOB, (job, tx, after) => leaverTimedOut(ctx, tx, after, job.key));
-    // A player who queues while a substitute offer runs gets it too (in the background).
+    ctx.jobs.register(pickJob, banJob, liveJob, staleJob, connectJob, substituteJob, leaverJob);
+    // A player who queues or comes into the arena while a substitute offer runs gets it too (in
+    // the background).
     ctx.bus.on('status.patch', ({ userId, patch }) => {
-      if (patch.inQueue === true)
+      if (patch.inQueue === true || patch.inArena === true)
         void offerRunningSlots(ctx, userId).catch((err) =>
           logOf(ctx).error({ err, userId }, 'substitute offers to a new queue player failed'),
         );
@@ -97,13 +72,10 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
       if (noShows.size > 0 || subRequests.size > 0)
         ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId });
     });
-    app.addHook('onReady', () => jobs.start());
-    app.addHook('preClose', () => jobs.stop());
 
     // ---- socket ----
     ctx.realtime.on(
       'join-match',
-      matchRoomPayloadSchema,
       async (socket, { matchId }) => {
         const state = await getMatchState(ctx, matchId, socket.data.userId ?? null);
         await socket.join(matchRoom(matchId));
@@ -114,7 +86,6 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     );
     ctx.realtime.on(
       'leave-match',
-      matchRoomPayloadSchema,
       async (socket, { matchId }) => {
         await socket.leave(matchRoom(matchId));
         return { left: matchId };
@@ -123,7 +94,6 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     );
     ctx.realtime.on(
       'match-message',
-      matchMessageSchema,
       async (socket, message) => {
         const userId = socket.data.userId ?? null;
         if (message.event === 'get-state') {
@@ -147,10 +117,10 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
       { auth: false },
     );
 
-    ctx.realtime.on('substitute-accept', substituteAcceptSchema, (socket, { matchId }) =>
+    ctx.realtime.on('substitute-accept', (socket, { matchId }) =>
       takeSubstituteSlot(ctx, socket.data.userId as string, matchId),
     );
-    ctx.realtime.on('substitute-request', substituteRequestSchema, (socket, { matchId, userId }) =>
+    ctx.realtime.on('substitute-request', (socket, { matchId, userId }) =>
       requestSubstitute(ctx, socket.data.userId as string, matchId, userId),
     );
 

@@ -30,9 +30,10 @@ import {
   type UserStatusPatch,
 } from '@openpug/shared';
 import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { countCall } from '../accounts/rate-limit';
 import {
@@ -42,6 +43,7 @@ import {
   findUsersByIds,
   ranksOfUsers,
 } from '../accounts/service';
+import { allocateJob } from '../gameservers/routes';
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
 import { fairestPick } from './fairness';
 import {
@@ -59,13 +61,33 @@ import { banTurn, chooseCaptains, DEFAULT_MAP_POOL, otherTeam, pickTurn, remaini
 import { maps, matches, matchPlayers, matchRounds, type RoundPlayerStats } from './schema';
 import { buildState, isRostered, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
 
-export const PICK_JOB = 'match.pick';
-export const BAN_JOB = 'match.ban';
-export const ALLOCATE_JOB = 'match.allocate';
+/** The turn of pick or ban number `index` (0-based) of a match. */
+const turnPayload = z.object({ matchId: jobField.id, index: jobField.index });
+
+/** Deadline of a captain's pick (PICK_TIMEOUT_MS). */
+export const pickJob = defineJob({
+  kind: 'match.pick',
+  payload: turnPayload,
+  handle: (ctx, tx, after, { matchId, index }) => pickTimedOut(ctx, tx, after, matchId, index),
+});
+/** Deadline of a captain's map ban (BAN_TIMEOUT_MS). */
+export const banJob = defineJob({
+  kind: 'match.ban',
+  payload: turnPayload,
+  handle: (ctx, tx, after, { matchId, index }) => banTimedOut(ctx, tx, after, matchId, index),
+});
 /** Deadline for the game server to go live (MATCH_LIVE_TIMEOUT_MS after the server is set). */
-export const LIVE_JOB = 'match.live';
+export const liveJob = defineJob({
+  kind: 'match.live',
+  payload: z.object({ matchId: jobField.id }),
+  handle: (ctx, tx, after, { matchId }) => liveTimedOut(ctx, tx, after, matchId),
+});
 /** Deadline for the next game event of a live match (MATCH_STALE_TIMEOUT_MS after the last one). */
-export const STALE_JOB = 'match.stale';
+export const staleJob = defineJob({
+  kind: 'match.stale',
+  payload: z.object({ matchId: jobField.id }),
+  handle: (ctx, tx, after, { matchId }) => staleTimedOut(ctx, tx, after, matchId),
+});
 
 export const matchRoom = (matchId: string) => `match:${matchId}`;
 
@@ -103,7 +125,6 @@ export async function runMatchEffects(
   transition: MatchTransition,
   opts: { turn?: { index: number; deadline: number }; reason?: MatchCancelReason } = {},
 ): Promise<void> {
-  const jobs = jobsOf(ctx);
   const turn = () => {
     if (!opts.turn) throw new Error(`${transition.to}: a turn deadline needs its index and time`);
     return opts.turn;
@@ -111,33 +132,33 @@ export async function runMatchEffects(
   for (const effect of transition.effects) {
     switch (effect) {
       case 'armPickDeadline':
-        await jobs.schedule(tx, after, PICK_JOB, `${matchId}:${turn().index}`, turn().deadline);
+        await ctx.jobs.schedule(tx, after, pickJob, { matchId, index: turn().index }, turn().deadline);
         break;
       case 'armBanDeadline':
-        await jobs.schedule(tx, after, BAN_JOB, `${matchId}:${turn().index}`, turn().deadline);
+        await ctx.jobs.schedule(tx, after, banJob, { matchId, index: turn().index }, turn().deadline);
         break;
       case 'requestServer':
-        await jobs.schedule(tx, after, ALLOCATE_JOB, matchId, ctx.clock.now());
+        await ctx.jobs.schedule(tx, after, allocateJob, { matchId }, ctx.clock.now());
         break;
       case 'armLiveDeadline':
         if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-          await jobs.schedule(
+          await ctx.jobs.schedule(
             tx,
             after,
-            LIVE_JOB,
-            matchId,
+            liveJob,
+            { matchId },
             ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
           );
         break;
       case 'disarmLiveDeadline':
-        await jobs.cancel(tx, after, LIVE_JOB, matchId);
+        await ctx.jobs.cancel(tx, after, liveJob, { matchId });
         break;
       case 'dropDeadlines':
-        await jobs.cancelKeyed(tx, after, matchId);
+        await ctx.jobs.cancelFor(tx, after, 'matchId', matchId);
         break;
       case 'endDeadlines':
-        await jobs.cancel(tx, after, LIVE_JOB, matchId);
-        await jobs.cancel(tx, after, STALE_JOB, matchId);
+        await ctx.jobs.cancel(tx, after, liveJob, { matchId });
+        await ctx.jobs.cancel(tx, after, staleJob, { matchId });
         break;
       case 'announceEnded':
         announceEnded(ctx, after, matchId, statusOf(transition.to) as OverMatchStatus, opts.reason ?? null);
@@ -355,7 +376,7 @@ export function pickPlayer(
   return captainMove(ctx, userId, matchId, 'pick', async (tx, after, match, players) => {
     const picked = players.find((p) => p.userId === pickedId);
     if (!picked || picked.team !== null) throw badRequest('INVALID_PICK');
-    await jobsOf(ctx).cancel(tx, after, PICK_JOB, `${matchId}:${match.pickIndex}`);
+    await ctx.jobs.cancel(tx, after, pickJob, { matchId, index: match.pickIndex });
     await applyPick(ctx, tx, after, match, players, picked, false);
   });
 }
@@ -459,7 +480,7 @@ export function banMap(ctx: AppContext, userId: string, matchId: string, mapKey:
   return captainMove(ctx, userId, matchId, 'ban', async (tx, after, match, players) => {
     if (!match.mapPool.some((m) => m.key === mapKey)) throw badRequest('INVALID_MAP');
     if (match.bans.some((b) => b.mapKey === mapKey)) throw conflict('MAP_ALREADY_BANNED');
-    await jobsOf(ctx).cancel(tx, after, BAN_JOB, `${matchId}:${match.bans.length}`);
+    await ctx.jobs.cancel(tx, after, banJob, { matchId, index: match.bans.length });
     await applyBan(ctx, tx, after, match, players, mapKey, false);
   });
 }
@@ -665,7 +686,7 @@ export async function markLive(ctx: AppContext, tx: Db, after: After, matchId: s
     await runMatchEffects(ctx, tx, after, matchId, next);
   } else {
     // Live already (a repeated going_live): only the live deadline is certainly off.
-    await jobsOf(ctx).cancel(tx, after, LIVE_JOB, matchId);
+    await ctx.jobs.cancel(tx, after, liveJob, { matchId });
   }
   after.add(() => publishState(ctx, matchId));
 }
@@ -692,11 +713,11 @@ export async function armStaleDeadline(
   matchId: string,
 ): Promise<void> {
   if (ctx.config.MATCH_STALE_TIMEOUT_MS === 0) return;
-  await jobsOf(ctx).reschedule(
+  await ctx.jobs.reschedule(
     tx,
     after,
-    STALE_JOB,
-    matchId,
+    staleJob,
+    { matchId },
     ctx.clock.now() + ctx.config.MATCH_STALE_TIMEOUT_MS,
   );
 }

@@ -2,7 +2,9 @@
  * The connect deadline and substitutes on the embedded simulator: everyone connects → no offer,
  * the game goes live; a player who never connects → `leave` cooldown, an offer to the queued
  * players, the first to accept takes the slot and the game goes live with them; an offer nobody
- * takes cancels the match (NO_SHOW) without Elo; two players racing for one slot → one wins.
+ * takes cancels the match (NO_SHOW) without Elo; two players racing for one slot → one wins;
+ * players in the arena (fake CS2 server answering `status_json`) get the offer too and may take
+ * the slot, a player neither queued nor in the arena gets none and is refused.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +18,13 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { users } from '../../db/schema';
-import { jobsOf } from '../../jobs';
+import { inTransaction, logOf } from '../../jobs';
+import { pollArenaServers } from '../arena/service';
 import { providerOf } from '../gameservers/routes';
 import type { SimulatorProvider } from '../gameservers/simulator';
+import { FakeMatchzyServer } from '../gameservers/testing/fake-matchzy';
+import { getStatus } from '../presence/service';
+import { recordOffence } from '../queue/cooldowns';
 import { joinQueue, queueState } from '../queue/service';
 import { matches, matchPlayers } from './schema';
 import { findLiveMatchId } from './service';
@@ -26,11 +32,17 @@ import { findLiveMatchId } from './service';
 const CONNECT_MS = 60_000;
 const OFFER_MS = 30_000;
 const POLL_MS = 5_000;
+const ARENA_PASSWORD = 'arena-rcon';
 const clock = manualClock();
 let t: TestApp;
+/** The arena server (polled on demand: ARENA_POLL_MS 0). */
+let arena: FakeMatchzyServer;
 const sockets: Awaited<ReturnType<typeof connectSocket>>[] = [];
+let steamSeq = 7000;
+const nextSteamId = () => String(76561197960265728n + BigInt(++steamSeq));
 
 beforeAll(async () => {
+  arena = await new FakeMatchzyServer(ARENA_PASSWORD).listen();
   t = await createTestApp({
     clock,
     env: {
@@ -41,6 +53,8 @@ beforeAll(async () => {
       MATCH_CONNECT_TIMEOUT_MS: String(CONNECT_MS),
       MATCH_CONNECT_POLL_MS: String(POLL_MS),
       SUBSTITUTE_OFFER_TIMEOUT_MS: String(OFFER_MS),
+      ARENA_SERVERS: `rcon://:${ARENA_PASSWORD}@127.0.0.1:${arena.port}?connect=203.0.113.7:27015&name=DM`,
+      ARENA_POLL_MS: '0',
     },
   });
   await t.listen();
@@ -48,12 +62,13 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of sockets) s.disconnect();
   await t?.close();
+  await arena?.close();
 });
 
 const sim = () => providerOf(t.app.ctx) as SimulatorProvider;
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 const matchRow = async (id: string) =>
   (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
@@ -64,14 +79,13 @@ const roster = async (id: string) =>
   }));
 const state = async (id: string) => (await t.app.inject({ method: 'GET', url: `/api/match/${id}` })).json();
 
-/** A queued player (voice-linked, online) with the events their socket got. */
-async function queued() {
-  const user = await createTestUser(t.app, { teamSpeakId: `ts-${Math.random()}` });
+/** A player (voice-linked, online) with the events their socket got. */
+async function online(steamId: string | null = null) {
+  const user = await createTestUser(t.app, { teamSpeakId: `ts-${Math.random()}`, steamId });
   const socket = await connectSocket(t.url, user.token);
   sockets.push(socket);
   const events: { name: string; payload: unknown }[] = [];
   socket.onAny((name, payload) => events.push({ name, payload }));
-  await joinQueue(t.app.ctx, user.id);
   const accept = (matchId: string) =>
     socket.emitWithAck('substitute-accept', { matchId }) as Promise<{
       ok: boolean;
@@ -85,6 +99,23 @@ async function queued() {
     accept,
     offers: () => events.filter((e) => e.name === 'PRIVATE_SUBSTITUTE_OFFER'),
   };
+}
+
+/** A queued player (online). */
+async function queued() {
+  const player = await online();
+  await joinQueue(t.app.ctx, player.user.id);
+  return player;
+}
+
+/** An online player on the arena server, "In Arena" after a poll. */
+async function inArena() {
+  const steamId = nextSteamId();
+  const player = await online(steamId);
+  arena.connect(steamId);
+  await pollArenaServers(t.app.ctx);
+  expect((await getStatus(t.app.ctx, player.user.id)).inArena).toBe(true);
+  return player;
 }
 
 /** Ten players; picks time out, the one-map pool needs no veto, the simulator's server is ready. */
@@ -204,5 +235,45 @@ describe('connect deadline and substitutes (simulator)', () => {
       ok: false,
       msg: 'SUBSTITUTE_NOT_QUEUED',
     });
+  });
+
+  it('players in the arena get the offer (also one arriving while it runs) and one takes the slot; a player in neither gets none and is refused', async () => {
+    const { ctx } = t.app;
+    const early = await inArena();
+    const cooling = await inArena(); // in the arena, but on a cooldown: no offer
+    await inTransaction(
+      ctx.db,
+      (tx, after) => recordOffence(ctx, tx, after, cooling.user.id, 'miss'),
+      logOf(ctx),
+    );
+    const bystander = await online(); // neither queued nor in the arena
+    const { matchId, players } = await readyMatch();
+    const noShow = players[5];
+    const team = (await roster(matchId)).find((p) => p.userId === noShow.id)?.team;
+    sim().stayAway(noShow.id);
+    await pollFor(CONNECT_MS);
+    await expect.poll(() => early.offers().length).toBe(1);
+    expect(early.offers()[0].payload).toMatchObject({ matchId, team, slots: 1 });
+    const late = await inArena(); // comes into the arena while the offer runs: it reaches them too
+    await expect.poll(() => late.offers().length).toBe(1);
+    expect(bystander.offers()).toEqual([]);
+    expect(cooling.offers()).toEqual([]);
+    expect(await bystander.accept(matchId)).toEqual({ ok: false, msg: 'SUBSTITUTE_NOT_QUEUED' });
+    expect(await cooling.accept(matchId)).toEqual({ ok: false, msg: 'QUEUE_COOLDOWN' });
+
+    expect(await early.accept(matchId)).toEqual({ ok: true, data: { matchId, team } });
+    expect((await roster(matchId)).find((p) => p.userId === early.user.id)?.team).toBe(team);
+    expect(await findLiveMatchId(ctx.db, early.user.id)).toBe(matchId);
+    expect(await late.accept(matchId)).toEqual({ ok: false, msg: 'SUBSTITUTE_TAKEN' });
+    // The match takes over from the arena; still on the arena server, the next poll keeps it so.
+    await expect
+      .poll(() => getStatus(ctx, early.user.id))
+      .toMatchObject({ inArena: false, match: { active: true, matchId } });
+    await pollArenaServers(ctx);
+    expect((await getStatus(ctx, early.user.id)).inArena).toBe(false);
+    expect((await getStatus(ctx, late.user.id)).inArena).toBe(true);
+    // The substitute arrives on the game server and the game starts.
+    await pollFor(15_000);
+    expect((await matchRow(matchId)).liveAt).not.toBeNull();
   });
 });

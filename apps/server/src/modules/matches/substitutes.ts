@@ -4,24 +4,28 @@
  * be on it (job `match.connect`); who is on it comes from the game server itself, polled by the
  * gameservers module (connect-watch.ts) and stored by `recordPresence`. At the deadline each
  * rostered player who is not on the server is a no-show: a `leave` offence (queue cooldown) and
- * their slot is offered to the queued players outside an accept phase (PRIVATE_SUBSTITUTE_OFFER,
- * also to players who queue while it runs) for SUBSTITUTE_OFFER_TIMEOUT_MS (job
- * `match.substitute`). The first `substitute-accept` takes a slot — under the queue lock and the
- * match row lock, so of two racing players exactly one wins and the other is refused
- * SUBSTITUTE_TAKEN — leaves the queue, replaces the no-show in the roster and on the game server
- * (bus `match.substituted`). Once every slot is filled the substitutes get their own connect
- * deadline; an offer nobody takes in time cancels the match with NO_SHOW (no Elo change, the
- * players are free again, the server is freed).
+ * their slot is offered (PRIVATE_SUBSTITUTE_OFFER) for SUBSTITUTE_OFFER_TIMEOUT_MS (job
+ * `match.substitute`) to the queued players outside an accept phase and to the players in the
+ * arena who are neither queued nor in a match — none banned or on a cooldown — and to those who
+ * queue or come into the arena while it runs. The first `substitute-accept` takes a slot — under
+ * the queue lock and the match row lock, so of two racing players exactly one wins and the other
+ * is refused SUBSTITUTE_TAKEN — leaves the queue (or the arena's status: the match takes over),
+ * replaces the no-show in the roster and on the game server (bus `match.substituted`). Once every
+ * slot is filled the substitutes get their own connect deadline; an offer nobody takes in time
+ * cancels the match with NO_SHOW (no Elo change, the players are free again, the server is freed).
  */
 import { ELO_DEFAULT, type LIVE_MATCH_STATUSES, type TeamKey, type UserStatusPatch } from '@openpug/shared';
 import { and, eq, inArray, like, or } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { After, inTransaction, jobsOf, logOf } from '../../jobs';
-import { conflict, notFound } from '../../lib/errors';
+import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import { type AppError, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
-import { recordOffence } from '../queue/cooldowns';
-import { freeQueuedUserIds, takeFromQueue } from '../queue/service';
+import { inArenaIds } from '../arena/service';
+import { activeSanction } from '../moderation/sanctions';
+import { activeCooldown, recordOffence } from '../queue/cooldowns';
+import { freeQueuedUserIds, isQueued, takeFromQueue } from '../queue/service';
 import { inMatchStates, matchStateOf } from './lifecycle';
 import {
   CONNECTED_KEY,
@@ -34,13 +38,24 @@ import {
   waitsForPlayers,
 } from './presence';
 import { matchEvents, matches, matchPlayers } from './schema';
-import { cancelMatchTx, LIVE_JOB, loadMatch, publishState } from './service';
+import { cancelMatchTx, findLiveMatchId, liveJob, loadMatch, publishState } from './service';
 import { isRostered, type MatchRow, type PlayerRow } from './state';
 
-/** Deadline for every rostered player to be on the game server (key `<matchId>:<deadline>`). */
-export const CONNECT_JOB = 'match.connect';
-/** Deadline of a no-show's substitute offer (key `<matchId>:<deadline>`). */
-export const SUBSTITUTE_JOB = 'match.substitute';
+/** A deadline of a match, stored in the match row too: a job whose time is not the row's is stale. */
+const matchDeadline = z.object({ matchId: jobField.id, deadline: jobField.time });
+
+/** Deadline for every rostered player to be on the game server. */
+export const connectJob = defineJob({
+  kind: 'match.connect',
+  payload: matchDeadline,
+  handle: (ctx, tx, after, { matchId, deadline }) => connectTimedOut(ctx, tx, after, matchId, deadline),
+});
+/** Deadline of a no-show's substitute offer. */
+export const substituteJob = defineJob({
+  kind: 'match.substitute',
+  payload: matchDeadline,
+  handle: (ctx, tx, after, { matchId, deadline }) => substituteTimedOut(ctx, tx, after, matchId, deadline),
+});
 
 export interface SwappedPlayer {
   userId: string;
@@ -75,11 +90,48 @@ function openSlots(match: MatchRow, players: readonly PlayerRow[], presence: Pre
 const takesSubstitutes = (ctx: AppContext, match: MatchRow) =>
   waitsForPlayers(ctx, match) || liveOfferRuns(ctx, match);
 
+/** Where a would-be substitute is now: queued outside an accept phase, or on an arena server. */
+interface Whereabouts {
+  queued: boolean;
+  inArena: boolean;
+}
+
+/**
+ * Why `userId` cannot step in as a substitute now (the refusal), or null when they can: a queued
+ * player outside an accept phase can; so can a player in the arena who is not queued (an accept
+ * phase holds them) and not in a live match. Neither may be banned or on a cooldown.
+ */
+async function substituteRefusal(
+  ctx: AppContext,
+  db: Db,
+  userId: string,
+  { queued, inArena }: Whereabouts,
+): Promise<AppError | null> {
+  if (!queued) {
+    if (!inArena || (await isQueued(db, userId))) return conflict('SUBSTITUTE_NOT_QUEUED');
+    if (await findLiveMatchId(db, userId)) return conflict('ALREADY_IN_MATCH');
+  }
+  if (await activeSanction(ctx, db, userId, 'ban')) return forbidden('BANNED');
+  if (await activeCooldown(ctx, db, userId)) return forbidden('QUEUE_COOLDOWN');
+  return null;
+}
+
+/** Everyone who may take a substitute slot now: the queue's free players in order, then the arena's. */
+async function availableSubstitutes(ctx: AppContext, db: Db): Promise<string[]> {
+  const queued = new Set(await freeQueuedUserIds(db));
+  const arena = await inArenaIds(db);
+  const ids: string[] = [];
+  for (const id of new Set([...queued, ...arena]))
+    if (!(await substituteRefusal(ctx, db, id, { queued: queued.has(id), inArena: arena.has(id) })))
+      ids.push(id);
+  return ids;
+}
+
 /**
  * Opens the match's substitute offer for its open slots (a no-show's, a leaver's a captain asked
- * for), or — while one runs — offers the slots again with the same deadline: every queued player
- * outside an accept phase who is not in the match gets PRIVATE_SUBSTITUTE_OFFER. Returns the
- * offer's deadline (job `match.substitute`).
+ * for), or — while one runs — offers the slots again with the same deadline: every player who may
+ * step in (availableSubstitutes) and is not in the match gets PRIVATE_SUBSTITUTE_OFFER. Returns
+ * the offer's deadline (job `match.substitute`).
  */
 export async function openSubstituteOffer(
   ctx: AppContext,
@@ -93,11 +145,11 @@ export async function openSubstituteOffer(
   if (deadline === null || deadline <= now || matchStateOf(match) !== 'live') {
     deadline = now + ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS;
     await tx.update(matches).set({ deadline }).where(eq(matches.id, match.id));
-    await jobsOf(ctx).schedule(tx, after, SUBSTITUTE_JOB, `${match.id}:${deadline}`, deadline);
+    await ctx.jobs.schedule(tx, after, substituteJob, { matchId: match.id, deadline }, deadline);
   }
   const offered = { ...match, deadline };
   const inMatch = new Set(players.map((p) => p.userId));
-  const recipients = (await freeQueuedUserIds(tx)).filter((id) => !inMatch.has(id));
+  const recipients = (await availableSubstitutes(ctx, tx)).filter((id) => !inMatch.has(id));
   offerTo(ctx, after, recipients, offered, openSlots(offered, players, await presenceOf(tx, match.id)));
   after.add(() => publishState(ctx, match.id));
   return deadline;
@@ -121,7 +173,7 @@ export async function armConnectDeadline(
     .where(and(eq(matches.id, matchId), inMatchStates('allocating', 'waiting')))
     .returning({ id: matches.id });
   if (rows.length === 0) return null;
-  await jobsOf(ctx).schedule(tx, after, CONNECT_JOB, `${matchId}:${deadline}`, deadline);
+  await ctx.jobs.schedule(tx, after, connectJob, { matchId, deadline }, deadline);
   after.add(() => publishState(ctx, matchId));
   return deadline;
 }
@@ -238,8 +290,8 @@ function offerTo(
 }
 
 /**
- * A player joined the queue: the offers running now reach them too (a queue that was empty at the
- * deadline may fill before the offer ends).
+ * A player joined the queue or came into the arena: the offers running now reach them too, when
+ * they may step in (a queue that was empty at the deadline may fill before the offer ends).
  */
 export async function offerRunningSlots(ctx: AppContext, userId: string): Promise<void> {
   const rows = await ctx.db
@@ -253,6 +305,11 @@ export async function offerRunningSlots(ctx: AppContext, userId: string): Promis
       ),
     );
   if (rows.length === 0) return;
+  const whereabouts = {
+    queued: (await freeQueuedUserIds(ctx.db)).includes(userId),
+    inArena: (await inArenaIds(ctx.db)).has(userId),
+  };
+  if (await substituteRefusal(ctx, ctx.db, userId, whereabouts)) return;
   const after = new After();
   for (const { matchId } of rows) {
     const found = await loadMatch(ctx.db, matchId);
@@ -293,9 +350,10 @@ export async function substituteTimedOut(
 }
 
 /**
- * A queued player takes a no-show's slot (`substitute-accept`). Refused with SUBSTITUTE_NOT_QUEUED
- * (not queued, or in an accept phase), SUBSTITUTE_TAKEN (every slot is taken) or SUBSTITUTE_EXPIRED
- * (the offer ended, the match is live or over); 404 for an unknown match. Nothing changes then.
+ * A queued or arena player takes an open slot (`substitute-accept`). Refused with
+ * SUBSTITUTE_NOT_QUEUED (neither queued nor in the arena, or in an accept phase), ALREADY_IN_MATCH,
+ * BANNED, QUEUE_COOLDOWN, SUBSTITUTE_TAKEN (every slot is taken) or SUBSTITUTE_EXPIRED (the offer
+ * ended, the match is live or over); 404 for an unknown match. Nothing changes then.
  */
 export function takeSubstituteSlot(
   ctx: AppContext,
@@ -305,8 +363,12 @@ export function takeSubstituteSlot(
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      // The queue lock first (as the queue takes it before it creates matches), then the match row.
-      if (!(await takeFromQueue(ctx, tx, after, userId))) throw conflict('SUBSTITUTE_NOT_QUEUED');
+      // The queue lock first (as the queue takes it before it creates matches), then the match row;
+      // it also serialises an arena player's accepts of two offers (no player on two rosters).
+      const queued = await takeFromQueue(ctx, tx, after, userId);
+      const inArena = !queued && (await inArenaIds(tx)).has(userId);
+      const refusal = await substituteRefusal(ctx, tx, userId, { queued, inArena });
+      if (refusal) throw refusal;
       const found = await loadMatch(tx, matchId, true);
       if (!found) throw notFound();
       const { match, players } = found;
@@ -338,15 +400,15 @@ export function takeSubstituteSlot(
             ),
           );
         if (last) {
-          await jobsOf(ctx).cancel(tx, after, SUBSTITUTE_JOB, `${matchId}:${match.deadline}`);
+          await ctx.jobs.cancel(tx, after, substituteJob, { matchId, deadline: match.deadline });
           await tx.update(matches).set({ deadline: null }).where(eq(matches.id, matchId));
         }
       } else if (last) {
         // Every slot is filled: the substitutes get their own connect window, and the game its time.
-        await jobsOf(ctx).cancel(tx, after, SUBSTITUTE_JOB, `${matchId}:${match.deadline}`);
+        await ctx.jobs.cancel(tx, after, substituteJob, { matchId, deadline: match.deadline });
         await armConnectDeadline(ctx, tx, after, matchId);
         if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-          await jobsOf(ctx).reschedule(tx, after, LIVE_JOB, matchId, now + ctx.config.MATCH_LIVE_TIMEOUT_MS);
+          await ctx.jobs.reschedule(tx, after, liveJob, { matchId }, now + ctx.config.MATCH_LIVE_TIMEOUT_MS);
       }
       return { matchId, team };
     },
@@ -405,8 +467,11 @@ export async function replaceRosterPlayer(
     ctx.bus.emit('status.patch', { userId: uid, patch });
   const team = slot.team;
   after.add(async () => {
+    // Out of the queue and the arena's status: the match takes over (an arena poll only patches
+    // changes, so a player still on the arena server stays "in the match").
     await status(userId, {
       inQueue: false,
+      inArena: false,
       match: {
         active: true,
         matchId,

@@ -8,12 +8,10 @@
  * (`/api/match/:id`), never the raw URL, and `unmatched` for requests no route took.
  */
 import { matchStatuses } from '@openpug/shared';
-import { count, isNull, min } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context';
-import { jobsOf } from '../../jobs';
-import { jobs } from '../../jobs/schema';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { isLoopbackAddress } from '../dev/routes';
@@ -84,13 +82,9 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext): void {
     registers: [registry],
     async collect() {
       const now = ctx.clock.now();
-      let lagMs = jobsOf(ctx).takeFireLagMs();
+      let lagMs = ctx.jobs.takeFireLagMs();
       try {
-        const [row] = await ctx.db
-          .select({ oldest: min(jobs.dueAt) })
-          .from(jobs)
-          .where(isNull(jobs.firedAt));
-        const oldest = row?.oldest == null ? null : Number(row.oldest);
+        const oldest = await ctx.jobs.oldestPendingDueAt();
         if (oldest !== null && oldest <= now) lagMs = Math.max(lagMs, now - oldest);
       } catch (err) {
         logFailure(err, 'openpug_job_lag_seconds');

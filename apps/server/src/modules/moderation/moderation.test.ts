@@ -18,7 +18,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { inTransaction, jobsOf } from '../../jobs';
+import { inTransaction } from '../../jobs';
 import { AppError } from '../../lib/errors';
 import { findUserById, sessionGenerationOf } from '../accounts/service';
 import { sessionResponse } from '../accounts/session';
@@ -171,7 +171,7 @@ describe('bans', () => {
     clock.advance(59 * MIN);
     expect(await refusal(joinQueue(t.app.ctx, p.id))).toBe('403 BANNED');
     clock.advance(MIN);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     expect(await me(p)).toEqual({ ban: null, mute: null });
     expect(await globalLevel(p)).toBeUndefined();
     expect(await loginMatrix(p)).not.toBeNull();
@@ -202,7 +202,7 @@ describe('bans', () => {
     const res = await sanction(p.id, { kind: 'ban', reason: 'cheating' });
     expect(res.json()).toMatchObject({ endsAt: null, active: true });
     clock.advance(3650 * DAY);
-    await jobsOf(t.app.ctx).runDue();
+    await t.app.ctx.jobs.runDue();
     expect(await me(p)).toEqual({ ban: { reason: 'cheating', endsAt: null }, mute: null });
     expect(await refusal(joinQueue(t.app.ctx, p.id))).toBe('403 BANNED');
 

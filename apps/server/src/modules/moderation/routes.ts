@@ -22,11 +22,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { jobsOf } from '../../jobs';
 import { currentUserId, requireAdmin, requireAuth } from '../auth/guard';
 import { listAudit } from './audit';
 import { moderationStateOf } from './sanctions';
-import { createSanction, EXPIRE_JOB, liftSanction, sanctionEnded, sanctionsOf } from './service';
+import { createSanction, expireJob, liftSanction, sanctionsOf } from './service';
 
 const refusals = {
   401: errorBodySchema,
@@ -41,7 +40,7 @@ const idParams = z.object({ id: idSchema });
 
 export function moderationModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    jobsOf(ctx).handle(EXPIRE_JOB, (job, tx, after) => sanctionEnded(ctx, tx, after, job.key));
+    ctx.jobs.register(expireJob);
 
     app.get(
       '/api/moderation/me',

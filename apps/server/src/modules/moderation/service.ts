@@ -14,9 +14,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ModerationState, Sanction, SanctionCreate, SanctionList } from '@openpug/shared';
 import { desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { bumpSessionGeneration, findUserById, findUsersByIds } from '../accounts/service';
 import { revokeSessions } from '../accounts/session';
@@ -28,7 +29,12 @@ import { recordAudit } from './audit';
 import { moderationStateOf } from './sanctions';
 import { sanctions } from './schema';
 
-export const EXPIRE_JOB = 'moderation.expire';
+/** A timed sanction's end (`endsAt`). */
+export const expireJob = defineJob({
+  kind: 'moderation.expire',
+  payload: z.object({ sanctionId: jobField.id }),
+  handle: (ctx, tx, after, { sanctionId }) => sanctionEnded(ctx, tx, after, sanctionId),
+});
 
 type SanctionRow = typeof sanctions.$inferSelect;
 
@@ -149,7 +155,7 @@ export async function insertSanction(
     before,
     after: { ...(await moderationStateOf(ctx, tx, userId)), sanction: auditView(row), removedFromQueue },
   });
-  if (row.endsAt !== null) await jobsOf(ctx).schedule(tx, after, EXPIRE_JOB, row.id, row.endsAt);
+  if (row.endsAt !== null) await ctx.jobs.schedule(tx, after, expireJob, { sanctionId: row.id }, row.endsAt);
   if (row.kind === 'ban') followBanInChat(ctx, after, userId);
   announce(ctx, after, userId, row.kind === 'ban');
   return row;
@@ -184,7 +190,7 @@ export async function liftSanction(
         .set({ liftedAt: now, liftedBy: adminId, liftReason: reason })
         .where(eq(sanctions.id, sanctionId))
         .returning();
-      if (row.endsAt !== null) await jobsOf(ctx).cancel(tx, after, EXPIRE_JOB, row.id);
+      if (row.endsAt !== null) await ctx.jobs.cancel(tx, after, expireJob, { sanctionId: row.id });
       await recordAudit(ctx, tx, {
         actorId: adminId,
         action: 'sanction.lift',

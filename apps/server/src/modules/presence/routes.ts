@@ -5,9 +5,10 @@
 import { socialRoom, userStatusPatchSchema } from '@openpug/shared';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, logOf } from '../../jobs';
 import {
   markMaybeOffline,
   markOnline,
@@ -26,32 +27,27 @@ declare module '../../events' {
   }
 }
 
-const PRESENCE_SWEEP_JOB = 'presence.sweep';
-/** The one row of the sweep: every instance schedules the same job, and it fires once. */
-const SWEEP_KEY = 'next';
-
 /**
  * Several instances: one of them sweeps stale "online" users each PRESENCE_SWEEP_MS. The job
- * re-arms its own row when it fires, so the jobs table holds one row for it, not one per run.
+ * has one row (every instance schedules it, it fires once) that re-arms itself when it fires.
  */
-function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
-  const jobs = jobsOf(ctx);
-  const every = ctx.config.PRESENCE_SWEEP_MS;
-  jobs.handle(PRESENCE_SWEEP_JOB, async (_job, tx, after) => {
+const sweepJob = defineJob({
+  kind: 'presence.sweep',
+  payload: z.object({}),
+  singleRow: 'next',
+  handle: async (ctx, tx, after) => {
     after.add(() => sweepStaleOnline(ctx));
-    await jobs.reschedule(tx, after, PRESENCE_SWEEP_JOB, SWEEP_KEY, ctx.clock.now() + every);
-  });
+    await ctx.jobs.reschedule(tx, after, sweepJob, {}, ctx.clock.now() + ctx.config.PRESENCE_SWEEP_MS);
+  },
+});
+
+function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
+  ctx.jobs.register(sweepJob);
   // An instance that starts may be replacing one that died with sockets open: its players get the
   // grace a reloading tab gets (QUEUE_DISCONNECT_GRACE_MS) to reconnect anywhere, then the sweep
   // sets the rest offline (and the queue drops them), instead of a full PRESENCE_SWEEP_MS later.
   const armAfterGrace = (tx: Db, after: After) =>
-    jobs.reschedule(
-      tx,
-      after,
-      PRESENCE_SWEEP_JOB,
-      SWEEP_KEY,
-      ctx.clock.now() + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
-    );
+    ctx.jobs.reschedule(tx, after, sweepJob, {}, ctx.clock.now() + ctx.config.QUEUE_DISCONNECT_GRACE_MS);
   app.addHook('onReady', () => inTransaction(ctx.db, armAfterGrace, logOf(ctx)).then(() => undefined));
 }
 

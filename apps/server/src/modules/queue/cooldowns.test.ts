@@ -2,7 +2,9 @@
  * Escalating queue cooldowns for misses: declining, letting the accept phase run out and leaving
  * the queue during it each count; the ladder escalates within the window and starts over after
  * it; joining during a cooldown is refused with QUEUE_COOLDOWN; an admin lifts one, and a lifted
- * one no longer counts; a new app on the same database still sees it (data, not timers).
+ * one no longer counts; a new app on the same database still sees it (data, not timers). The
+ * ladder for leaving (a leaver, a no-show) is its own: 30 min → 2 h → 24 h → 7 d within 30 days,
+ * driven through the data layer (recordOffence) with the clock moved, no waiting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,8 +16,9 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { jobsOf } from '../../jobs';
+import { inTransaction, logOf } from '../../jobs';
 import { AppError } from '../../lib/errors';
+import { recordOffence } from './cooldowns';
 import { declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
 
 const MIN = 60_000;
@@ -55,7 +58,7 @@ const joinAfterCooldown = async () => {
 };
 const advance = async (ms: number) => {
   clock.advance(ms);
-  await jobsOf(t.app.ctx).runDue();
+  await t.app.ctx.jobs.runDue();
 };
 
 describe('queue cooldowns', () => {
@@ -129,5 +132,60 @@ describe('queue cooldowns', () => {
     await joinAfterCooldown();
     await declineQueue(t.app.ctx, me.id);
     expect(await cooldown()).toEqual({ kind: 'miss', offence: 1, endsAt: clock.now() + 5 * MIN });
+  });
+});
+
+describe('queue cooldowns for leaving a match (leavers, no-shows)', () => {
+  const DAY = 24 * 60 * MIN;
+  const offend = (userId: string, kind: 'leave' | 'miss') =>
+    inTransaction(
+      t.app.ctx.db,
+      (tx, after) => recordOffence(t.app.ctx, tx, after, userId, kind),
+      logOf(t.app.ctx),
+    );
+  const leaver = () => createTestUser(t.app, { teamSpeakId: `ts-leaver-${Math.random()}` });
+
+  it('escalate 30 min → 2 h → 24 h → 7 d within 30 days, the last one repeating; misses climb their own ladder', async () => {
+    const p = await leaver();
+    const ladder = [30, 120, 24 * 60, 7 * 24 * 60, 7 * 24 * 60];
+    for (const [i, minutes] of ladder.entries()) {
+      const cooldown = await offend(p.id, 'leave');
+      expect(cooldown).toEqual({ kind: 'leave', offence: i + 1, endsAt: clock.now() + minutes * MIN });
+      expect((await queueState(t.app.ctx, p.id)).cooldown).toEqual(cooldown);
+      expect(await refusal(joinQueue(t.app.ctx, p.id))).toBe('403 QUEUE_COOLDOWN');
+      clock.advance(minutes * MIN - 1);
+      expect(await refusal(joinQueue(t.app.ctx, p.id))).toBe('403 QUEUE_COOLDOWN');
+      clock.advance(1); // served: the next offence comes right after
+      expect((await queueState(t.app.ctx, p.id)).cooldown).toBeNull();
+      if (i === 1) {
+        // A miss in between is the first of its own ladder and leaves the leave ladder alone.
+        const miss = await offend(p.id, 'miss');
+        expect(miss).toEqual({ kind: 'miss', offence: 1, endsAt: clock.now() + 5 * MIN });
+        clock.advance(5 * MIN);
+      }
+    }
+  });
+
+  it('count offences of the last 30 days only: one 30 days old no longer escalates', async () => {
+    const p = await leaver();
+    expect(await offend(p.id, 'leave')).toMatchObject({ offence: 1 });
+    clock.advance(30 * DAY - 1); // the first is 1 ms short of 30 days old: it still counts
+    expect(await offend(p.id, 'leave')).toEqual({
+      kind: 'leave',
+      offence: 2,
+      endsAt: clock.now() + 120 * MIN,
+    });
+    clock.advance(1); // now the first has left the window, the second has not
+    expect(await offend(p.id, 'leave')).toEqual({
+      kind: 'leave',
+      offence: 2,
+      endsAt: clock.now() + 120 * MIN,
+    });
+    clock.advance(30 * DAY); // both of the last two have left it: the ladder starts over
+    expect(await offend(p.id, 'leave')).toEqual({
+      kind: 'leave',
+      offence: 1,
+      endsAt: clock.now() + 30 * MIN,
+    });
   });
 });

@@ -5,62 +5,76 @@
  * grace period (QUEUE_DISCONNECT_GRACE_MS, a persisted deadline) so a reload keeps the place, and,
  * on (re)authentication, the current count and any running accept phase.
  */
-import { errorBodySchema, queueMessageSchema, queueStateSchema } from '@openpug/shared';
+import { errorBodySchema, queueStateSchema } from '@openpug/shared';
 import { isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { inTransaction, jobsOf, logOf } from '../../jobs';
+import { defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { currentUserId, requireAuth } from '../auth/guard';
 import { queueEntries } from './schema';
-import {
-  ACCEPT_JOB,
-  acceptTimedOut,
-  declineQueue,
-  joinQueue,
-  leaveQueue,
-  queueState,
-  readyQueue,
-} from './service';
+import { acceptJob, declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
 
-const DISCONNECT_JOB = 'queue.disconnect';
+/**
+ * The grace deadline after a player's last tab closed (or, at start-up, for every queued player):
+ * it leaves the queue only if the player is still without a tab by then; a reconnect in between
+ * needs no cancelling. The leave runs after the job's own transaction. Key `<userId>@<since>`.
+ */
+const disconnectJob = defineJob({
+  kind: 'queue.disconnect',
+  payload: z.object({
+    userId: jobField.id,
+    // When the grace began; rows from before typed jobs say `start-<ms>` for the start-up grace.
+    since: z.union([jobField.time, z.string().regex(/^start-\d+$/)]),
+  }),
+  separator: '@',
+  handle: async (ctx, _tx, after, { userId }) => {
+    after.add(async () => {
+      if ((await ctx.realtime.socketCount(userId)) > 0) return;
+      await leaveQueue(ctx, userId, { onlyOutsidePhase: true });
+    });
+  },
+});
+
+/** A player's last tab closed (signed out): their place waits QUEUE_DISCONNECT_GRACE_MS for them. */
+export async function lastTabClosed(ctx: AppContext, userId: string): Promise<void> {
+  const now = ctx.clock.now();
+  await inTransaction(
+    ctx.db,
+    (tx, after) =>
+      ctx.jobs.schedule(
+        tx,
+        after,
+        disconnectJob,
+        { userId, since: now },
+        now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
+      ),
+    logOf(ctx),
+  );
+}
 
 export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    jobsOf(ctx).handle(ACCEPT_JOB, (job, tx, after) => acceptTimedOut(ctx, tx, after, job.key));
+    ctx.jobs.register(acceptJob, disconnectJob);
 
-    ctx.realtime.on('queue-message', queueMessageSchema, (socket, { event }) => {
+    // The schema admits the four events only (anything else: INVALID_INPUT); each is named here.
+    ctx.realtime.on('queue-message', (socket, { event }) => {
       const userId = socket.data.userId as string;
-      if (event === 'join') return joinQueue(ctx, userId);
-      if (event === 'leave') return leaveQueue(ctx, userId);
-      if (event === 'decline') return declineQueue(ctx, userId);
-      return readyQueue(ctx, userId);
-    });
-
-    // The grace deadline leaves the queue only if the player is still without a tab by then; a
-    // reconnect in between needs no cancelling. The leave runs after the job's own transaction.
-    jobsOf(ctx).handle(DISCONNECT_JOB, async (job, _tx, after) => {
-      const userId = job.key.split('@')[0];
-      after.add(async () => {
-        if ((await ctx.realtime.socketCount(userId)) > 0) return;
-        await leaveQueue(ctx, userId, { onlyOutsidePhase: true });
-      });
+      switch (event) {
+        case 'join':
+          return joinQueue(ctx, userId);
+        case 'leave':
+          return leaveQueue(ctx, userId);
+        case 'decline':
+          return declineQueue(ctx, userId);
+        case 'ready':
+          return readyQueue(ctx, userId);
+      }
     });
 
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       if ((await ctx.realtime.socketCount(userId)) > 0) return;
-      const now = ctx.clock.now();
-      await inTransaction(
-        ctx.db,
-        (tx, after) =>
-          jobsOf(ctx).schedule(
-            tx,
-            after,
-            DISCONNECT_JOB,
-            `${userId}@${now}`,
-            now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
-          ),
-        logOf(ctx),
-      );
+      await lastTabClosed(ctx, userId);
     });
 
     // After a crash nobody signed out: every player queued outside an accept phase gets the same
@@ -76,11 +90,11 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
             .from(queueEntries)
             .where(isNull(queueEntries.phaseId));
           for (const { userId } of queued)
-            await jobsOf(ctx).schedule(
+            await ctx.jobs.schedule(
               tx,
               after,
-              DISCONNECT_JOB,
-              `${userId}@start-${now}`,
+              disconnectJob,
+              { userId, since: now },
               now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
             );
         },

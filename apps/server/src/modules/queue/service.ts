@@ -21,9 +21,10 @@ import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
 import { PLAYERS_PER_MATCH } from '@openpug/shared';
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, inTransaction, jobsOf, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
 import { recordMatchStart, recordQueueCount } from '../insights/history';
@@ -33,7 +34,12 @@ import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } fro
 import { activeCooldown, recordOffence } from './cooldowns';
 import { acceptPhases, queueEntries } from './schema';
 
-export const ACCEPT_JOB = 'queue.accept';
+/** The accept phase's deadline (ACCEPT_TIMEOUT_MS). */
+export const acceptJob = defineJob({
+  kind: 'queue.accept',
+  payload: z.object({ phaseId: jobField.id }),
+  handle: (ctx, tx, after, { phaseId }) => acceptTimedOut(ctx, tx, after, phaseId),
+});
 
 declare module '../../events' {
   interface DomainEvents {
@@ -116,7 +122,7 @@ async function formPhases(ctx: AppContext, tx: Db, after: After): Promise<void> 
       .update(queueEntries)
       .set({ phaseId: id, accepted: false })
       .where(inArray(queueEntries.userId, ids));
-    await jobsOf(ctx).schedule(tx, after, ACCEPT_JOB, id, deadline);
+    await ctx.jobs.schedule(tx, after, acceptJob, { phaseId: id }, deadline);
     const payload: QueueReadyPayload = { players: await phasePlayers(tx, ids, id), deadline };
     after.add(() => {
       for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY', payload);
@@ -262,7 +268,7 @@ export async function readyQueue(
         const complete = acceptPhase.require(phase.status, 'complete');
         const ids = phase.playerIds;
         await tx.delete(queueEntries).where(eq(queueEntries.phaseId, phaseId));
-        if (entails(complete, 'cancelDeadline')) await jobsOf(ctx).cancel(tx, after, ACCEPT_JOB, phaseId);
+        if (entails(complete, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId });
         // Effects of the match (status patches) must follow PRIVATE_QUEUE_MATCH.
         after.add(() => {
           for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
@@ -314,7 +320,7 @@ export async function declineQueue(
         .set({ phaseId: null, accepted: false })
         .where(eq(queueEntries.phaseId, phase.id));
       await tx.update(acceptPhases).set({ status: next.to }).where(eq(acceptPhases.id, phase.id));
-      if (entails(next, 'cancelDeadline')) await jobsOf(ctx).cancel(tx, after, ACCEPT_JOB, phase.id);
+      if (entails(next, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId: phase.id });
       if (entails(next, 'recordMiss')) await recordOffence(ctx, tx, after, userId, 'miss');
       const unreadyProfiles = await unreadyProfilesOf(tx, [userId]);
       after.add(() => {
@@ -387,6 +393,15 @@ export async function freeQueuedUserIds(db: Db): Promise<string[]> {
     .where(isNull(queueEntries.phaseId))
     .orderBy(asc(queueEntries.seq));
   return rows.map((r) => r.userId);
+}
+
+/** Whether the player is queued at all (in an accept phase or not). */
+export async function isQueued(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ userId: queueEntries.userId })
+    .from(queueEntries)
+    .where(eq(queueEntries.userId, userId));
+  return rows.length > 0;
 }
 
 /**

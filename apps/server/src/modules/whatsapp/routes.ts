@@ -13,7 +13,7 @@
  *   GET   /api/whatsapp/webhook?hub.mode&hub.verify_token&hub.challenge → the challenge (403)
  *   POST  /api/whatsapp/webhook (X-Hub-Signature-256) → {received}  (401 bad signature, 400 bad JSON)
  */
-import { createHmac, randomInt } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   linkWhatsAppBodySchema,
   successResponseSchema,
@@ -23,12 +23,12 @@ import {
   whatsAppEnabledResponseSchema,
   whatsAppStatusResponseSchema,
 } from '@openpug/shared';
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
+import { verificationCodes } from '../../lib/verification-code';
 import { findUsersByIds, updateUser } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
@@ -133,8 +133,12 @@ function statusUpdatesOf(body: z.infer<typeof statusNotificationSchema>): Status
 
 export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
   const auth = { preValidation: requireAuth } as const;
-  const codeHash = (userId: string, phone: string, code: string) =>
-    createHmac('sha256', ctx.tokens.secret).update(`whatsapp:${userId}:${phone}:${code}`).digest('hex');
+  const codes = verificationCodes(ctx, whatsAppCodes, whatsAppCodes.phone, {
+    purpose: 'whatsapp',
+    length: WHATSAPP_CODE_LENGTH,
+    ttlMs: WHATSAPP_CODE_TTL_MS,
+    maxAttempts: WHATSAPP_CODE_MAX_ATTEMPTS,
+  });
 
   // Template game_found: {{1}} = seconds left to accept. Template matched: {{1}} = the match room.
   ctx.bus.on('queue.phaseStarted', ({ playerIds, deadline }) => {
@@ -164,33 +168,23 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const row = await currentUser(ctx, request);
         const { phone } = request.body;
-        const code = String(randomInt(0, 10 ** WHATSAPP_CODE_LENGTH)).padStart(WHATSAPP_CODE_LENGTH, '0');
         const locale = localeOfRow(row.locale);
-        try {
-          // Authentication template: body {{1}} and the copy-code button both carry the code.
-          await sendWhatsApp(ctx, {
-            to: phone,
-            userId: row.id,
-            kind: 'code',
-            locale,
-            params: [code],
-            text: notifyTexts(locale).whatsAppCode(code),
-          });
-        } catch (err) {
-          request.log.error({ err }, 'WhatsApp code message failed');
-          throw new AppError(503, 'SERVER_TIMEOUT_CONNECTION_ERROR');
-        }
-        const values = {
-          userId: row.id,
-          phone,
-          codeHash: codeHash(row.id, phone, code),
-          attempts: 0,
-          expiresAt: new Date(ctx.clock.now() + WHATSAPP_CODE_TTL_MS),
-        };
-        await ctx.db
-          .insert(whatsAppCodes)
-          .values(values)
-          .onConflictDoUpdate({ target: whatsAppCodes.userId, set: values });
+        await codes.issue(row.id, phone, async (code) => {
+          try {
+            // Authentication template: body {{1}} and the copy-code button both carry the code.
+            await sendWhatsApp(ctx, {
+              to: phone,
+              userId: row.id,
+              kind: 'code',
+              locale,
+              params: [code],
+              text: notifyTexts(locale).whatsAppCode(code),
+            });
+          } catch (err) {
+            request.log.error({ err }, 'WhatsApp code message failed');
+            throw new AppError(503, 'SERVER_TIMEOUT_CONNECTION_ERROR');
+          }
+        });
         return { success: true };
       },
     );
@@ -209,30 +203,7 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const row = await currentUser(ctx, request);
         const { phone, code } = request.body;
-        const [pending] = await ctx.db.select().from(whatsAppCodes).where(eq(whatsAppCodes.userId, row.id));
-        if (!pending || pending.phone !== phone) return { success: false };
-        if (
-          pending.expiresAt.getTime() <= ctx.clock.now() ||
-          pending.attempts >= WHATSAPP_CODE_MAX_ATTEMPTS
-        ) {
-          await ctx.db.delete(whatsAppCodes).where(eq(whatsAppCodes.userId, row.id));
-          return { success: false };
-        }
-        const expected = Buffer.from(pending.codeHash, 'hex');
-        const given = Buffer.from(codeHash(row.id, phone, code), 'hex');
-        if (!sameSecret(given, expected)) {
-          await ctx.db
-            .update(whatsAppCodes)
-            .set({ attempts: sql`${whatsAppCodes.attempts} + 1` })
-            .where(eq(whatsAppCodes.userId, row.id));
-          return { success: false };
-        }
-        // Using the code up is one conditional DELETE, so a code links exactly once.
-        const used = await ctx.db
-          .delete(whatsAppCodes)
-          .where(and(eq(whatsAppCodes.userId, row.id), eq(whatsAppCodes.codeHash, pending.codeHash)))
-          .returning();
-        if (used.length === 0) return { success: false };
+        if (!(await codes.check(row.id, phone, code))) return { success: false };
         await clearWhatsAppDelivery(ctx, row.id);
         await updateUser(ctx, row.id, { phone, whatsAppEnabled: true });
         return { success: true };
@@ -251,7 +222,7 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const row = await currentUser(ctx, request);
-        await ctx.db.delete(whatsAppCodes).where(eq(whatsAppCodes.userId, row.id));
+        await codes.discard(row.id);
         await clearWhatsAppDelivery(ctx, row.id);
         await updateUser(ctx, row.id, { phone: null, whatsAppEnabled: false });
         return { success: true };

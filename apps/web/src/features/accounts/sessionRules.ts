@@ -18,7 +18,7 @@ import { api, type RequestOptions } from '../api/client';
 import { queryClient } from '../api/queryClient';
 import { setLoading } from '../app-state/store';
 import { type SessionUser, saveSession, updateSessionUser, useSession } from '../session/store';
-import { useSocketState } from '../socket/socket';
+import { onServerEvents, useSocketState } from '../socket';
 
 /** Where a logged-out user is sent (the login screen). */
 export const LOGIN_PATH = '/login';
@@ -142,17 +142,19 @@ export function startSessionRules(deps: SessionRulesDeps): () => void {
   document.addEventListener('visibilitychange', onVisible);
 
   let boundSocket: ReturnType<typeof useSocketState.getState>['socket'] = null;
-  const listener = (patch: ProfilePatchEvent) => mergeUserUpdate(patch);
+  let unbind: () => void = () => undefined;
   const onResult = (result: Pick<MatchResultPayload, 'newElo'>) => void applyMatchResult(result);
   const bindSocket = (socket: typeof boundSocket) => {
     if (socket === boundSocket) return;
-    boundSocket?.off('privateUserUpdate', listener);
-    boundSocket?.off('PRIVATE_MATCH_RESULT', onResult);
-    boundSocket?.off('PRIVATE_ELO_CORRECTED', onResult);
+    unbind();
     boundSocket = socket;
-    boundSocket?.on('privateUserUpdate', listener);
-    boundSocket?.on('PRIVATE_MATCH_RESULT', onResult);
-    boundSocket?.on('PRIVATE_ELO_CORRECTED', onResult);
+    unbind = socket
+      ? onServerEvents(socket, {
+          privateUserUpdate: (patch) => mergeUserUpdate(patch),
+          PRIVATE_MATCH_RESULT: onResult,
+          PRIVATE_ELO_CORRECTED: onResult,
+        })
+      : () => undefined;
   };
   bindSocket(useSocketState.getState().socket);
   const unsubscribeSocket = useSocketState.subscribe((s) => bindSocket(s.socket));

@@ -116,8 +116,12 @@ export function ChatRoom({
 }) {
   const { t } = useTranslation();
   const synced = useChat((s) => s.matrixSynched);
+  const down = useChat((s) => s.chatUnavailable);
+  const recoveries = useChat((s) => s.chatRecoveries);
   const [room, setRoom] = useState<Room | null>(null);
   const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt asks for another load
   useEffect(() => {
     let alive = true;
     setRoom(null);
@@ -131,7 +135,12 @@ export function ChatRoom({
     return () => {
       alive = false;
     };
-  }, [chatId, synced]);
+  }, [chatId, synced, attempt]);
+  // A room that failed to load (an outage can be the reason) is loaded again when the chat server returns.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a return from an outage retries
+  useEffect(() => {
+    if (failed) setAttempt((a) => a + 1);
+  }, [recoveries]);
   useEffect(() => {
     if (!room) return;
     markRoomVisible(room.roomId, true);
@@ -149,14 +158,37 @@ export function ChatRoom({
         {room && <BannedMembers room={room} captain={captain} />}
         {bannerExtra}
       </RoomBanner>
+      {room && down && <ChatOfflineBar />}
       {room ? (
         <RoomBody room={room} variant={variant} captain={captain} />
+      ) : down ? (
+        <ChatOfflineNote />
       ) : (
         <div className={styles.centerNote} data-testid="chat-loading">
           {failed ? t('chat.unavailable') : t('chat.loading')}
         </div>
       )}
     </section>
+  );
+}
+
+/** In place of the loading text while the chat server cannot be reached (docs/contract.md §4 Chat). */
+export function ChatOfflineNote() {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.centerNote} role="status" data-testid="chat-offline">
+      {t('chat.offline')}
+    </div>
+  );
+}
+
+/** Above an open room's timeline while the chat server cannot be reached: what is shown may be stale. */
+export function ChatOfflineBar() {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.offlineBar} role="status" data-testid="chat-offline">
+      {t('chat.offline')}
+    </div>
   );
 }
 

@@ -14,7 +14,7 @@ import { useNavigate } from 'react-router';
 import { ChatIcon } from '../../ui/icons';
 import { LogoMark } from '../../ui/Logo';
 import styles from './Chat.module.css';
-import { ChatRoom } from './ChatRoom';
+import { ChatOfflineBar, ChatOfflineNote, ChatRoom } from './ChatRoom';
 import { setRoomTag } from './engine';
 import { CloseIcon, ExpandIcon, MoreIcon, RoomsIcon, StarIcon } from './icons';
 import { CHAT, groupRooms, ROOM_TAGS, type RoomSummary, type RoomTag } from './rules';
@@ -177,9 +177,11 @@ export function RoomList({ current, onPick }: { current: string | null; onPick: 
   const { t } = useTranslation();
   const chats = useChat((s) => s.chats);
   const synced = useChat((s) => s.matrixSynched);
+  const down = useChat((s) => s.chatUnavailable);
   const groups = useMemo(() => groupRooms(chats), [chats]);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; room: RoomSummary } | null>(null);
-  if (!synced) return <div className={styles.centerNote}>{t('chat.loading')}</div>;
+  if (!synced)
+    return down ? <ChatOfflineNote /> : <div className={styles.centerNote}>{t('chat.loading')}</div>;
   const section = (title: string, testId: string, rooms: RoomSummary[]) =>
     rooms.length > 0 && (
       <div key={title} data-testid={testId}>
@@ -229,6 +231,7 @@ export function RoomList({ current, onPick }: { current: string | null; onPick: 
   };
   return (
     <div className={styles.roomList} data-testid="chat-room-list">
+      {down && <ChatOfflineBar />}
       {chats.length === 0 && <div className={styles.centerNote}>{t('chat.noRooms')}</div>}
       {section(t('chat.favourites'), 'chat-rooms-favourite', groups.favourite)}
       {section(t('chat.allRooms'), 'chat-rooms-other', groups.other)}

@@ -37,7 +37,7 @@ import {
   type RoomSummary,
   type RoomTag,
 } from './rules';
-import { resetChatState, useChat } from './store';
+import { resetChatState, setChatUnavailable, useChat } from './store';
 
 type Logger = NonNullable<Parameters<typeof createClient>[0]['logger']>;
 const quiet: Logger = {
@@ -62,6 +62,18 @@ export const serverName = () => (client?.getUserId() ?? '').replace(/^@[^:]*:/, 
 export function rejectsCredentials(err: unknown): boolean {
   const status = (err as { httpStatus?: unknown } | null)?.httpStatus;
   return status === 401 || status === 403;
+}
+
+/**
+ * What a sync state says about the chat server: reachable (true), unreachable (false: a failed
+ * sync, RECONNECTING, or ERROR once matrix-js-sdk's keep-alive fails too), or nothing new (null:
+ * CATCHUP, when it answers again but has not synced yet, and STOPPED). matrix-js-sdk keeps retrying
+ * by itself; the chat follows these states.
+ */
+export function reachableBySync(state: SyncState | null): boolean | null {
+  if (state === SyncState.Prepared || state === SyncState.Syncing) return true;
+  if (state === SyncState.Error || state === SyncState.Reconnecting) return false;
+  return null;
 }
 
 let renewing: Promise<void> | null = null;
@@ -136,7 +148,9 @@ function wire(c: MatrixClient): void {
     if (client === c) void renewChatCredentials();
   });
   c.on(ClientEvent.Sync, (state) => {
-    if (state === SyncState.Prepared || state === SyncState.Syncing) {
+    const reachable = reachableBySync(state);
+    if (reachable !== null && client === c) setChatUnavailable(!reachable);
+    if (reachable) {
       if (!useChat.getState().matrixSynched) useChat.setState({ matrixSynched: true });
       for (const room of c.getRooms()) {
         if (room.getMyMembership() === 'invite') void c.joinRoom(room.roomId).catch(() => undefined);

@@ -21,6 +21,13 @@ export interface ChatState {
   globalRoomId: string | null;
   matrixLoggedIn: boolean;
   matrixSynched: boolean;
+  /**
+   * The chat server cannot be reached (its sync failing, the sign-in failing on the network, or no
+   * chat credentials because it was down at login): the chat says so instead of loading.
+   */
+  chatUnavailable: boolean;
+  /** Counts the returns from an outage, so a room that failed to load during one is loaded again. */
+  chatRecoveries: number;
   /** Room ids currently shown somewhere (window, route, match page): no desktop notification for them. */
   visibleRooms: string[];
 }
@@ -37,6 +44,8 @@ const initial: ChatState = {
   globalRoomId: null,
   matrixLoggedIn: false,
   matrixSynched: false,
+  chatUnavailable: false,
+  chatRecoveries: 0,
   visibleRooms: [],
 };
 
@@ -47,6 +56,15 @@ export const resetChatState = () => useChat.setState({ ...initial });
 /** Opens the floating chat window on a chat id (room id, alias local part or direct-chat id). */
 export function openChatWindow(chatId: string | null = null): void {
   useChat.setState((s) => ({ chatOpen: true, chatId: chatId ?? s.chatId }));
+}
+
+/** The chat server became reachable again, or stopped being so (docs/contract.md §4 Chat). */
+export function setChatUnavailable(unavailable: boolean): void {
+  useChat.setState((s) =>
+    s.chatUnavailable === unavailable
+      ? s
+      : { chatUnavailable: unavailable, chatRecoveries: s.chatRecoveries + (unavailable ? 0 : 1) },
+  );
 }
 
 export function closeChatWindow(): void {

@@ -4,23 +4,27 @@
  * applies each live event, and joins / leaves the friends' social channels. Started once by the
  * first mounted friends sidebar; it follows the session and the socket by itself.
  */
-import type {
-  Friend,
-  FriendRequestsResponse,
-  FriendsResponse,
-  ServerToClientEvents,
-  UserCard,
-} from '@openpug/shared';
+import type { Friend, FriendRequestsResponse, FriendsResponse, UserCard } from '@openpug/shared';
 import { api } from '../api/client';
 import { useSession } from '../session/store';
-import { type AppSocket, getSocket, useSocketState } from '../socket/socket';
+import {
+  type AppSocket,
+  emitWithAck,
+  getSocket,
+  onServerEvents,
+  type ServerEventHandlers,
+  useSocketState,
+} from '../socket';
 import { dispatchFriends, patchOwnCard, resetFriends, setOwnCard } from './store';
 
 let started = false;
 let generation = 0;
 
-const joinSocial = (userId: string) => getSocket()?.emit('join-social', userId, () => undefined);
-const leaveSocial = (userId: string) => getSocket()?.emit('leave-social', userId, () => undefined);
+// A refused join or leave changes nothing here: the next (re)authentication joins afresh.
+const joinSocial = (userId: string) =>
+  void emitWithAck(getSocket(), 'join-social', userId, { silent: true }).catch(() => undefined);
+const leaveSocial = (userId: string) =>
+  void emitWithAck(getSocket(), 'leave-social', userId, { silent: true }).catch(() => undefined);
 
 /** Loads everything; answers of an older session (logout in between) are dropped. */
 export async function reloadFriends(): Promise<void> {
@@ -43,7 +47,7 @@ export async function reloadFriends(): Promise<void> {
   for (const friend of friends.friends) joinSocial(friend._id);
 }
 
-const handlers: { [E in keyof ServerToClientEvents]?: ServerToClientEvents[E] } = {
+const handlers: ServerEventHandlers = {
   privateNewReceivedFriendRequest: (request) => dispatchFriends({ type: 'receivedRequest', request }),
   privateNewRequestedFriendRequest: (request) => dispatchFriends({ type: 'sentRequest', request }),
   privateDeleteReceivedFriendRequest: ({ _id }) =>
@@ -78,22 +82,13 @@ export async function reloadOwnCard(): Promise<void> {
   setOwnCard(me);
 }
 
-function attach(socket: AppSocket): () => void {
-  const untyped = socket as unknown as { on(e: string, l: unknown): void; off(e: string, l: unknown): void };
-  const entries = Object.entries(handlers);
-  for (const [event, handler] of entries) untyped.on(event, handler);
-  return () => {
-    for (const [event, handler] of entries) untyped.off(event, handler);
-  };
-}
-
 export function ensureFriendsSync(): void {
   if (started) return;
   started = true;
   let detach: (() => void) | null = null;
   const follow = (socket: AppSocket | null) => {
     detach?.();
-    detach = socket ? attach(socket) : null;
+    detach = socket ? onServerEvents(socket, handlers) : null;
   };
   follow(getSocket());
   useSocketState.subscribe((state, previous) => {

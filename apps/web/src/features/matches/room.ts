@@ -3,11 +3,18 @@
  * so participants get `server.connect`) or over a spectator socket (logged out), keeps the newest
  * MATCH_STATE and folds in countdown and score updates between full states.
  */
-import { type MatchCancelledPayload, type MatchState, SOCKET_PATH } from '@openpug/shared';
-import { useEffect, useState } from 'react';
+import { type MatchState, type ServerToClientEvents, SOCKET_PATH } from '@openpug/shared';
+import { type Dispatch, type SetStateAction, useEffect, useState } from 'react';
 import { useSession } from '../session/store';
-import { type AppSocket, followDraining, useSocketState } from '../socket';
-import { emitWithAck, SocketRefusal } from './emit';
+import {
+  type AppSocket,
+  emitWithAck,
+  followDraining,
+  onServerEvents,
+  type ServerEventHandlers,
+  SocketRefusal,
+  useSocketState,
+} from '../socket';
 
 let spectatorSocket: AppSocket | null = null;
 async function spectator(): Promise<AppSocket> {
@@ -24,12 +31,35 @@ export interface RoomView {
   socket: AppSocket | null;
 }
 
+type View = Omit<RoomView, 'socket'>;
+type On<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
+
+/** The newest MATCH_STATE of this match, with countdown, score and cancellation folded in. */
+function roomEvents(matchId: string, setView: Dispatch<SetStateAction<View>>): ServerEventHandlers {
+  const mine = (p: { matchId: string } | MatchState) => ('matchId' in p ? p.matchId : p._id) === matchId;
+  const update = (fn: (state: MatchState) => MatchState) =>
+    setView((v) => (v.state ? { ...v, state: fn(v.state) } : v));
+  const state: On<'MATCH_STATE'> = (p) => mine(p) && setView((v) => ({ ...v, state: p, error: null }));
+  const countdown: On<'MATCH_SET_COUNTDOWN'> = (p) =>
+    mine(p) && update((st) => ({ ...st, deadline: p.deadline, turn: p.turn }));
+  const score: On<'MATCH_SCORE_UPDATE'> = (p) =>
+    mine(p) && update((st) => ({ ...st, score: p.score, stats: p.stats }));
+  const cancelled: On<'MATCH_CANCELLED'> = (p) =>
+    mine(p) && update((st) => ({ ...st, status: 'cancelled', cancelReason: p.reason }));
+  return {
+    MATCH_STATE: state,
+    MATCH_SET_COUNTDOWN: countdown,
+    MATCH_SCORE_UPDATE: score,
+    MATCH_CANCELLED: cancelled,
+  };
+}
+
 export function useMatchRoom(matchId: string): RoomView {
   const loggedIn = useSession((s) => s.isTokenSet);
   const appSocket = useSocketState((s) => s.socket);
   const authenticated = useSocketState((s) => s.authenticated);
   const [socket, setSocket] = useState<AppSocket | null>(null);
-  const [view, setView] = useState<Omit<RoomView, 'socket'>>({
+  const [view, setView] = useState<View>({
     state: null,
     error: null,
   });
@@ -48,29 +78,7 @@ export function useMatchRoom(matchId: string): RoomView {
 
   useEffect(() => {
     if (!socket) return;
-    const s = socket as unknown as { on(e: string, l: unknown): void; off(e: string, l: unknown): void };
-    const mine = (p: { matchId?: string; _id?: string }) => (p.matchId ?? p._id) === matchId;
-    const update = (fn: (state: MatchState) => MatchState) =>
-      setView((v) => (v.state ? { ...v, state: fn(v.state) } : v));
-    const handlers: [string, (p: never) => void][] = [
-      ['MATCH_STATE', (p: MatchState) => mine(p) && setView((v) => ({ ...v, state: p, error: null }))],
-      [
-        'MATCH_SET_COUNTDOWN',
-        (p: { matchId: string; deadline: number | null; turn: MatchState['turn'] }) =>
-          mine(p) && update((st) => ({ ...st, deadline: p.deadline, turn: p.turn })),
-      ],
-      [
-        'MATCH_SCORE_UPDATE',
-        (p: { matchId: string; score: MatchState['score']; stats: MatchState['stats'] }) =>
-          mine(p) && update((st) => ({ ...st, score: p.score, stats: p.stats })),
-      ],
-      [
-        'MATCH_CANCELLED',
-        (p: MatchCancelledPayload) =>
-          mine(p) && update((st) => ({ ...st, status: 'cancelled', cancelReason: p.reason })),
-      ],
-    ];
-    for (const [e, h] of handlers) s.on(e, h);
+    const off = onServerEvents(socket, roomEvents(matchId, setView));
     const join = () =>
       emitWithAck<MatchState>(socket, 'join-match', { matchId }, { silent: true }).then(
         (state) => setView((v) => ({ ...v, state, error: null })),
@@ -78,11 +86,12 @@ export function useMatchRoom(matchId: string): RoomView {
       );
     const rejoin = () => void join();
     if (socket.connected) rejoin();
-    s.on('connect', rejoin);
+    socket.on('connect', rejoin);
     return () => {
-      for (const [e, h] of handlers) s.off(e, h);
-      s.off('connect', rejoin);
-      if (socket.connected) socket.emit('leave-match', { matchId });
+      off();
+      socket.off('connect', rejoin);
+      if (socket.connected)
+        void emitWithAck(socket, 'leave-match', { matchId }, { silent: true }).catch(() => undefined);
     };
   }, [socket, matchId]);
 

@@ -3,9 +3,8 @@ import type { QueueAck, QueueMessage, QueueState } from '@openpug/shared';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
 import { api } from '../api';
 import { setErrorMessage } from '../app-state/store';
-import { emitWithAck, SocketRefusal } from '../matches/emit';
 import { updateSessionUser, useSession } from '../session/store';
-import { getSocket } from '../socket';
+import { emitWithAck, getSocket, SocketRefusal } from '../socket';
 import { dispatchQueue } from './state';
 
 /** Restores the widget after a reload (and feeds the Match Lobby button). */

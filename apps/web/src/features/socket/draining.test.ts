@@ -4,7 +4,7 @@
  * between waits for the next authenticated connection instead of getting lost.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emitWithAck } from '../matches/emit';
+import { emitWithAck } from './emit';
 import { type AppSocket, followDraining, useSocketState } from './socket';
 
 type Ack = (reply: { ok: boolean; data?: unknown; msg?: string }) => void;
@@ -57,10 +57,7 @@ describe('server-draining', () => {
     f.fire('server-draining');
     await vi.waitFor(() => expect(f.engineClose).toHaveBeenCalled()); // nothing owed: at once
 
-    const answered = emitWithAck(f.socket, 'match-message', {
-      event: 'get-state',
-      data: { matchId: 'm1' },
-    } as never);
+    const answered = emitWithAck(f.socket, 'match-message', { event: 'get-state', data: { matchId: 'm1' } });
     f.socket.connected = false;
     await new Promise((r) => setTimeout(r, 150));
     expect(f.sent).toHaveLength(0);

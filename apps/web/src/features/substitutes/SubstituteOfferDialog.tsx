@@ -15,9 +15,8 @@ import type { SubstituteOfferPayload } from '@openpug/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Timer } from '../../ui/Timer';
-import { emitWithAck } from '../matches/emit';
 import { MapArt } from '../matches/MapArt';
-import { getSocket, useSocketEvent } from '../socket';
+import { emitWithAck, getSocket, useSocketEvent } from '../socket';
 
 export function SubstituteOfferView({
   offer,

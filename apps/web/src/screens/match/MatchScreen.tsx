@@ -11,16 +11,16 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { MATCH_PAGE_TITLE, type MatchState } from '@openpug/shared';
+import { MATCH_PAGE_TITLE, type MatchMessage, type MatchState } from '@openpug/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { WinProbability } from '../../features/insights';
-import { emitWithAck } from '../../features/matches/emit';
 import { canAskForHelp, isParticipant } from '../../features/matches/permissions';
 import { useMatchRoom } from '../../features/matches/room';
 import { ReportButton } from '../../features/reports/ReportButton';
 import { useSession } from '../../features/session/store';
+import { emitWithAck } from '../../features/socket';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { AdminCancelButton } from './AdminCancelButton';
 import { AdminMatchTools } from './AdminMatchTools';
@@ -115,8 +115,7 @@ function Room({ matchId }: { matchId: string }) {
       </Box>
     );
 
-  const send = (event: 'pick-player' | 'ban-map' | 'help', data: Record<string, string>) =>
-    emitWithAck(socket, 'match-message', { event, data: { matchId, ...data } } as never);
+  const send = (message: MatchMessage) => emitWithAck(socket, 'match-message', message);
   const live = state.status === 'active' || state.status === 'finished';
   const participant = isParticipant(state, myId);
 
@@ -139,7 +138,9 @@ function Room({ matchId }: { matchId: string }) {
           />
         </Tabs>
         {canAskForHelp(state, myId) && (
-          <HelpButton onSend={(msg) => send('help', { msg }).then(() => undefined)} />
+          <HelpButton
+            onSend={(msg) => send({ event: 'help', data: { matchId, msg } }).then(() => undefined)}
+          />
         )}
         {participant && (
           <ReportButton
@@ -189,7 +190,9 @@ function Room({ matchId }: { matchId: string }) {
                   <MapVeto
                     state={state}
                     myId={myId}
-                    onBan={(mapKey) => void send('ban-map', { mapKey }).catch(() => undefined)}
+                    onBan={(mapKey) =>
+                      void send({ event: 'ban-map', data: { matchId, mapKey } }).catch(() => undefined)
+                    }
                   />
                 </Panel>
               )}
@@ -215,7 +218,9 @@ function Room({ matchId }: { matchId: string }) {
                   <PickPool
                     state={state}
                     myId={myId}
-                    onPick={(pickedId) => void send('pick-player', { pickedId }).catch(() => undefined)}
+                    onPick={(pickedId) =>
+                      void send({ event: 'pick-player', data: { matchId, pickedId } }).catch(() => undefined)
+                    }
                   />
                 </Panel>
               )}

@@ -522,7 +522,7 @@ export class FakeMatchzyServer {
         setTimeout(() => this.changelevel(map), 0);
       }
     };
-    socket.on('data', (chunk) => {
+    socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       while (buffer.length >= 4) {
         const size = buffer.readInt32LE(0);

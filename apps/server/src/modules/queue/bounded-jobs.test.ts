@@ -1,0 +1,70 @@
+/**
+ * The jobs table stays bounded in real use: 1,000 times a player joins the queue and closes their
+ * last tab — eight players at a time (ten would start an accept phase), every half hour, for 2.6
+ * days. Each close books a `queue.disconnect` grace (a row keyed by the close time, so never
+ * reused) and the drop engine books a new `drops.roll` row every DROP_INTERVAL_MS; the done ones
+ * are pruned a day after they finished. The cycle calls the queue's own entry points (what its
+ * socket handlers call), without the socket transport.
+ * Also: a grace row an older release stored (`<userId>@start-<ms>`) is still handled.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  createTestUser,
+  manualClock,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { FINISHED_JOB_RETENTION_MS } from '../../jobs';
+import { jobs as jobsTable } from '../../jobs/schema';
+import { lastTabClosed } from './routes';
+import { joinQueue, queueCount, queueState } from './service';
+
+const STEP_MS = 30 * 60_000;
+const PLAYERS = 8;
+const CYCLES = 1_000;
+
+describe('jobs table over queue join/leave cycles', () => {
+  const clock = manualClock();
+  let t: TestApp;
+  const players: TestUser[] = [];
+  beforeAll(async () => {
+    t = await createTestApp({ clock, env: { DROP_INTERVAL_MS: String(STEP_MS) } });
+    await t.app.ready();
+    for (let i = 0; i < PLAYERS; i++)
+      players.push(await createTestUser(t.app, { teamSpeakId: `ts-bounded-${i}` }));
+  });
+  afterAll(() => t.close());
+
+  it('holds about a day of rows after 1,000 joins and tab closes', async () => {
+    const { ctx } = t.app;
+    let most = 0;
+    for (let step = 0; step < CYCLES / PLAYERS; step++) {
+      // joinQueue throws ALREADY_IN_QUEUE if the last grace did not take the player out.
+      for (const p of players) await joinQueue(ctx, p.id);
+      for (const p of players) await lastTabClosed(ctx, p.id);
+      clock.advance(STEP_MS);
+      await ctx.jobs.runDue(); // the graces are over and no tab came back: everyone leaves
+      expect(await queueCount(ctx.db)).toBe(0);
+      most = Math.max(most, await ctx.jobs.rowCount());
+    }
+    // Per step PLAYERS closes and a roll: 1,125 rows in all, of which about a day's are kept.
+    const perDay = FINISHED_JOB_RETENTION_MS / STEP_MS;
+    expect(most).toBeLessThanOrEqual((perDay + 2) * (PLAYERS + 1));
+    expect(most).toBeGreaterThanOrEqual(perDay * PLAYERS);
+  }, 240_000); // ~10 s alone; a busy two-core machine takes many times that
+
+  it('handles a grace row an older release stored as <userId>@start-<ms>', async () => {
+    const [player] = players;
+    await joinQueue(t.app.ctx, player.id);
+    // What the start-up of an older release booked for every queued player.
+    const due = clock.now() + 1_000;
+    const key = `${player.id}@start-${due}`;
+    await t.app.ctx.db
+      .insert(jobsTable)
+      .values({ id: `queue.disconnect:${key}`, kind: 'queue.disconnect', key, dueAt: due });
+    clock.advance(1_000);
+    await t.app.ctx.jobs.runDue();
+    expect((await queueState(t.app.ctx, player.id)).inQueue).toBe(false);
+  });
+});
