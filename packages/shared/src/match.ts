@@ -5,15 +5,19 @@ import { listQuerySchema } from './list';
  * Match room contract (docs/contract.md §2 match page, §7; §3 "Match"). MATCH_STATE and
  * GET /api/match/:id carry `matchStateSchema`; `server.connect` only reaches participants.
  */
-export const matchStatuses = ['playerveto', 'mapveto', 'active', 'finished', 'cancelled'] as const;
+/**
+ * The match statuses, declared here once: the database column, the metrics, the user status and
+ * the server's lifecycle table (apps/server/src/modules/matches/lifecycle.ts) derive theirs from it.
+ * Statuses of a match that is not over yet (draft, veto, on the game server):
+ */
+export const LIVE_MATCH_STATUSES = ['playerveto', 'mapveto', 'active'] as const;
+/** Statuses of a match that is over (with a result, or called off). */
+export const OVER_MATCH_STATUSES = ['finished', 'cancelled'] as const;
+export const matchStatuses = [...LIVE_MATCH_STATUSES, ...OVER_MATCH_STATUSES] as const;
 export const matchStatusSchema = z.enum(matchStatuses);
 export type MatchStatus = z.infer<typeof matchStatusSchema>;
-/** Statuses of a match that is not over yet. */
-export const LIVE_MATCH_STATUSES = [
-  'playerveto',
-  'mapveto',
-  'active',
-] as const satisfies readonly MatchStatus[];
+export type LiveMatchStatus = (typeof LIVE_MATCH_STATUSES)[number];
+export type OverMatchStatus = (typeof OVER_MATCH_STATUSES)[number];
 
 /**
  * Why a match was cancelled (MATCH_CANCELLED, MATCH_STATE.cancelReason): no game server took it or

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { LIVE_MATCH_STATUSES } from './match';
 
 /**
  * The live user status object of docs/contract.md §3 ("User status object"). The presence module owns it
  * and pushes it to friends; the queue, match and voice modules patch their flags.
  */
-export const matchStatusValues = ['playerveto', 'mapveto', 'active'] as const;
+/** The match statuses a user status can carry: those of a match not over yet (./match). */
+export const matchStatusValues = LIVE_MATCH_STATUSES;
 
 export const userStatusSchema = z.object({
   online: z.boolean(),

@@ -1,3 +1,4 @@
+import { DEFAULT_BANNER, DEFAULT_SOUND, ELO_DEFAULT, ROLES } from '@openpug/shared';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
@@ -12,9 +13,7 @@ export const users = pgTable(
     email: text('email').unique(),
     name: text('name'),
     passwordHash: text('password_hash'),
-    role: text('role', { enum: ['ADMIN', 'USER'] })
-      .notNull()
-      .default('USER'),
+    role: text('role', { enum: ROLES }).notNull().default('USER'),
     verified: boolean('verified').notNull().default(false),
     /**
      * The role has been decided (by the ADMIN_EMAILS seed, an admin or the admin CLI): from then
@@ -32,11 +31,11 @@ export const users = pgTable(
     phone: text('phone'),
     whatsAppEnabled: boolean('whats_app_enabled').notNull().default(false),
     discordId: text('discord_id').unique(),
-    sound: text('sound').notNull().default('retro.mp3'),
-    banner: text('banner').notNull().default('ezpug'),
-    unlockedBanners: jsonb('unlocked_banners').$type<string[]>().notNull().default(['ezpug']),
+    sound: text('sound').notNull().default(DEFAULT_SOUND),
+    banner: text('banner').notNull().default(DEFAULT_BANNER),
+    unlockedBanners: jsonb('unlocked_banners').$type<string[]>().notNull().default([DEFAULT_BANNER]),
     unseenDropsCount: integer('unseen_drops_count').notNull().default(0),
-    elo: integer('elo').notNull().default(200),
+    elo: integer('elo').notNull().default(ELO_DEFAULT),
     failedLogins: integer('failed_logins').notNull().default(0),
     blockedUntil: timestamp('blocked_until', { withTimezone: true }),
     /**

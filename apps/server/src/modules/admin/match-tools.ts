@@ -15,9 +15,17 @@ import { findUserById } from '../accounts/service';
 import { ranksOfUsers } from '../accounts/users';
 import { GameServerUnavailableError } from '../gameservers/matchzy-provider';
 import { allocateServer, providerOf } from '../gameservers/routes';
+import { matchLifecycle, matchStateOf, statusOf } from '../matches/lifecycle';
 import { presenceOf } from '../matches/presence';
 import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/schema';
-import { findLiveMatchId, finishMatch, liveJob, loadMatch, publishState } from '../matches/service';
+import {
+  findLiveMatchId,
+  finishMatch,
+  liveJob,
+  loadMatch,
+  publishState,
+  runMatchEffects,
+} from '../matches/service';
 import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
 import { replaceRosterPlayer } from '../matches/substitutes';
 import { recordAudit } from '../moderation/audit';
@@ -70,15 +78,17 @@ const resultOf = (m: MatchRow) => ({
 export function moveMatch(ctx: AppContext, matchId: string, actorId: string, reason: string) {
   return withMatch(ctx, matchId, { actorId, action: 'match.move', reason }, async (tx, after, found) => {
     const { match } = found;
-    if (match.status !== 'active' || !match.serverGotv) throw conflict('WRONG_MATCH_PHASE');
+    // Waiting for its players or live: a match still allocating has no server to leave.
+    const next = matchLifecycle.require(matchStateOf(match), 'serverMoved');
     const before = { server: match.serverGotv, provider: match.provider, score: resultOf(match).score };
     const provider = providerOf(ctx);
     const left = (await provider.vacate?.(matchId, tx, after)) ?? null;
-    await ctx.jobs.cancelFor(tx, after, 'matchId', matchId);
+    await runMatchEffects(ctx, tx, after, matchId, next);
     // A substitute offer of the old game ends with it: its dialogs close everywhere.
     if ((await presenceOf(tx, matchId)).noShows.size > 0)
       after.add(() => ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId }));
     const fresh = {
+      status: statusOf(next.to),
       liveAt: null,
       round: 0,
       scoreOne: 0,
@@ -146,7 +156,7 @@ export function swapMatchPlayer(
       const found = await loadMatch(tx, matchId, true);
       if (!found) throw notFound();
       const { match, players } = found;
-      if (match.status === 'finished' || match.status === 'cancelled') throw conflict('WRONG_MATCH_PHASE');
+      matchLifecycle.require(matchStateOf(match), 'swap');
       const slot = players.find((p) => p.userId === outId && p.replacedAt === null);
       if (!slot) throw unprocessable('PLAYER_NOT_IN_MATCH');
       const user = await findUserById(tx, inId);
@@ -161,7 +171,7 @@ export function swapMatchPlayer(
       // result and history, as a leaver's does (matches/leavers.ts).
       await replaceRosterPlayer(ctx, tx, after, match, slot, user, {
         keepCaptain: true,
-        keepRow: match.liveAt !== null,
+        keepRow: matchStateOf(match) === 'live',
       });
       await recordAudit(ctx, tx, {
         actorId,
@@ -189,7 +199,7 @@ export function forceMatchResult(ctx: AppContext, matchId: string, actorId: stri
     { actorId, action: 'match.result', reason: body.reason },
     async (tx, after, found) => {
       const { match, players } = found;
-      if (match.status !== 'active') throw conflict('WRONG_MATCH_PHASE');
+      matchLifecycle.require(matchStateOf(match), 'finish');
       const before = { status: match.status, ...resultOf(match) };
       await finishMatch(ctx, tx, after, match, players, body.winner, body.score);
       const elo = await tx
@@ -277,7 +287,8 @@ export function correctMatch(ctx: AppContext, matchId: string, actorId: string, 
     { actorId, action: 'match.correct', reason: body.reason },
     async (tx, after, found) => {
       const { match, players } = found;
-      if (match.status !== 'finished' || match.finishedAt === null) throw conflict('WRONG_MATCH_PHASE');
+      matchLifecycle.require(matchStateOf(match), 'correct');
+      if (match.finishedAt === null) throw conflict('WRONG_MATCH_PHASE');
       const map = match.mapPool.find((m) => m.key === body.map);
       if (!map) throw unprocessable('INVALID_MAP');
       const before = resultOf(match);
@@ -320,7 +331,8 @@ export function correctMatch(ctx: AppContext, matchId: string, actorId: string, 
 export function voidMatch(ctx: AppContext, matchId: string, actorId: string, reason: string) {
   return withMatch(ctx, matchId, { actorId, action: 'match.void', reason }, async (tx, after, found) => {
     const { match, players } = found;
-    if (match.status !== 'finished' || match.finishedAt === null) throw conflict('WRONG_MATCH_PHASE');
+    const next = matchLifecycle.require(matchStateOf(match), 'void');
+    if (match.finishedAt === null) throw conflict('WRONG_MATCH_PHASE');
     const corrections = await rerateMatch(
       tx,
       { id: matchId, finishedAt: match.finishedAt },
@@ -328,7 +340,7 @@ export function voidMatch(ctx: AppContext, matchId: string, actorId: string, rea
     );
     await tx
       .update(matches)
-      .set({ status: 'cancelled', cancelReason: 'ADMIN_VOIDED' })
+      .set({ status: statusOf(next.to), cancelReason: 'ADMIN_VOIDED' })
       .where(eq(matches.id, matchId));
     announceCorrections(ctx, after, matchId, corrections);
     after.add(() =>

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import { beforeLive, matchStateOf } from '../matches/lifecycle';
 import { waitsForPlayers } from '../matches/presence';
 import { loadMatch } from '../matches/service';
 import { armConnectDeadline, recordPresence } from '../matches/substitutes';
@@ -34,8 +35,7 @@ export async function startConnectWindow(
   matchId: string,
 ): Promise<void> {
   const found = await loadMatch(tx, matchId);
-  if (found?.match.status !== 'active' || found.match.liveAt !== null || found.match.deadline !== null)
-    return;
+  if (!found || !beforeLive(matchStateOf(found.match)) || found.match.deadline !== null) return;
   if ((await armConnectDeadline(ctx, tx, after, matchId)) === null) return;
   const first = ctx.clock.now() + pollEvery(ctx);
   await ctx.jobs.schedule(tx, after, connectPollJob, { matchId, at: first }, first);

@@ -34,6 +34,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import { beforeLive, matchLifecycle, matchStateOf } from '../matches/lifecycle';
 import { cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import type { MatchRow, PlayerRow } from '../matches/state';
 import { startConnectWindow } from './connect-watch';
@@ -229,7 +230,7 @@ export class MatchzyProvider implements GameServerProvider {
    */
   async loadJob(tx: Db, after: After, matchId: string, attempt: number): Promise<void> {
     const match = (await loadMatch(tx, matchId))?.match;
-    if (match?.status !== 'active' || match.liveAt !== null) return; // over, or playing already
+    if (!match || !beforeLive(matchStateOf(match))) return; // over, or playing already
     const lease = await leaseOfMatch(tx, matchId);
     const server = lease?.releasedAt === null ? this.servers.get(lease.server) : undefined;
     if (!lease || !server || !match.serverSecret || attempt > LOAD_ATTEMPTS) {
@@ -263,7 +264,8 @@ export class MatchzyProvider implements GameServerProvider {
             // Never reached: the match moves to the next free pool server, if there is one.
             const found = await loadMatch(tx2, matchId, true);
             const current = await leaseOfMatch(tx2, matchId);
-            if (found?.match.status === 'active' && current?.gameMatchId === lease.gameMatchId) {
+            const movable = found && matchLifecycle.transition(matchStateOf(found.match), 'serverSet').ok;
+            if (movable && current?.gameMatchId === lease.gameMatchId) {
               await deleteLease(tx2, lease.gameMatchId);
               const other = await this.book(tx2, matchId, server.id);
               if (other) {

@@ -17,6 +17,7 @@ import { After, defineJob, jobField, logOf } from '../../jobs';
 import { notFound, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
+import { matchStateOf } from '../matches/lifecycle';
 import { matches } from '../matches/schema';
 import { cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
@@ -107,7 +108,8 @@ export const allocateJob = defineJob({
   payload: z.object({ matchId: jobField.id }),
   handle: async (ctx, tx, after, { matchId }) => {
     const found = await loadMatch(tx, matchId, true);
-    if (found?.match.status !== 'active' || found.match.serverGotv || !found.match.mapKey) return;
+    // Only a match that still wants a server (not moved or ended since the job was armed).
+    if (!found || matchStateOf(found.match) !== 'allocating' || !found.match.mapKey) return;
     try {
       await allocateServer(ctx, tx, after, found);
     } catch (err) {

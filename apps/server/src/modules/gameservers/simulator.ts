@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, jobField } from '../../jobs';
+import { matchStateOf } from '../matches/lifecycle';
 import { rosterKey } from '../matches/presence';
 import { loadMatch } from '../matches/service';
 import { isRostered, type PlayerRow } from '../matches/state';
@@ -212,7 +213,7 @@ export async function simStep(
   const found = await loadMatch(tx, matchId, true);
   if (found?.match.status !== 'active') return;
   const { match, players } = found;
-  if (match.liveAt === null) {
+  if (matchStateOf(match) !== 'live') {
     // Like MatchZy, the game starts only with both teams complete on the server.
     if (ctx.config.MATCH_CONNECT_TIMEOUT_MS === 0 || (await everyoneOnServer(tx, matchId, players)))
       await applyGameEvent(ctx, tx, after, matchId, { event: 'going_live', matchid: matchId, map_number: 0 });

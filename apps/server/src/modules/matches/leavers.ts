@@ -17,6 +17,7 @@ import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { recordOffence } from '../queue/cooldowns';
+import { matchStateOf } from './lifecycle';
 import { ABSENT_KEY, presenceOf, rosterKey, SUB_REQUEST_KEY } from './presence';
 import { matchEvents, matchPlayers } from './schema';
 import { loadMatch, publishState } from './service';
@@ -101,7 +102,7 @@ export async function leaverTimedOut(
   { matchId, userId, since }: { matchId: string; userId: string; since: number },
 ): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
-  if (found?.match.status !== 'active' || found.match.liveAt === null) return; // over
+  if (!found || matchStateOf(found.match) !== 'live') return; // over
   const player = found.players.find((p) => p.userId === userId);
   if (!player || !isRostered(player) || player.leftAt !== null) return;
   const { absent } = await presenceOf(tx, matchId);
@@ -132,7 +133,7 @@ export function requestSubstitute(
       const found = await loadMatch(tx, matchId, true);
       if (!found) throw notFound();
       const { match, players } = found;
-      if (match.status !== 'active' || match.liveAt === null) throw conflict('WRONG_MATCH_PHASE');
+      if (matchStateOf(match) !== 'live') throw conflict('WRONG_MATCH_PHASE');
       if (ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS === 0) throw conflict('SUBSTITUTE_EXPIRED');
       const leaver = players.find((p) => p.userId === leaverId);
       const captain = players.find((p) => p.userId === captainId);

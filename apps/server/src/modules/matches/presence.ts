@@ -12,6 +12,7 @@ import type { MatchConnect } from '@openpug/shared';
 import { and, eq, like, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
+import { matchStateOf } from './lifecycle';
 import { matchEvents } from './schema';
 import { isRostered, type MatchRow, type PlayerRow } from './state';
 
@@ -61,12 +62,7 @@ export async function presenceOf(db: Db, matchId: string): Promise<Presence> {
 
 /** Whether the match waits for its players: active, its server set, not live yet, the window on. */
 export function waitsForPlayers(ctx: AppContext, match: MatchRow): boolean {
-  return (
-    ctx.config.MATCH_CONNECT_TIMEOUT_MS > 0 &&
-    match.status === 'active' &&
-    match.liveAt === null &&
-    match.serverGotv !== null
-  );
+  return ctx.config.MATCH_CONNECT_TIMEOUT_MS > 0 && matchStateOf(match) === 'waiting';
 }
 
 /** The connect state shown in the room (MATCH_STATE.connect); null unless the match waits for players. */
@@ -88,10 +84,7 @@ export async function connectStateOf(
 
 /** Whether a live match's substitute offer is running (leaver slots asked for, deadline ahead). */
 export const liveOfferRuns = (ctx: AppContext, match: MatchRow) =>
-  match.status === 'active' &&
-  match.liveAt !== null &&
-  match.deadline !== null &&
-  match.deadline > ctx.clock.now();
+  matchStateOf(match) === 'live' && match.deadline !== null && match.deadline > ctx.clock.now();
 
 /** Stored for the room: the live match's leavers whose slot is open, and the running offer. */
 export async function leaverStateOf(
@@ -100,7 +93,7 @@ export async function leaverStateOf(
   match: MatchRow,
   players: readonly PlayerRow[],
 ): Promise<{ leavers: string[]; substituteOffer: { deadline: number; slots: string[] } | null }> {
-  if (match.status !== 'active' || match.liveAt === null) return { leavers: [], substituteOffer: null };
+  if (matchStateOf(match) !== 'live') return { leavers: [], substituteOffer: null };
   const leavers = players.filter((p) => isRostered(p) && p.leftAt !== null).map((p) => p.userId);
   if (leavers.length === 0) return { leavers, substituteOffer: null };
   const { subRequests } = await presenceOf(db, match.id);

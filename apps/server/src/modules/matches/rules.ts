@@ -4,7 +4,13 @@
  */
 import type { MapInfo, TeamKey } from '@openpug/shared';
 
-/** The seven CS2 Active Duty maps (the seed of the stored map pool). */
+/**
+ * The seven CS2 Active Duty maps: the pool used when the stored one (table `maps`) has no active
+ * map, and the names of keys the table does not know. The first copy is the seed in migration
+ * 0003_*.sql: a database gets its maps from there once, and an applied migration is never edited,
+ * so changing this list changes no existing database. A new map is a new migration inserting its
+ * row (CONTRIBUTING.md, "Add a map to the veto pool"); this list is only the fallback.
+ */
 export const DEFAULT_MAP_POOL: MapInfo[] = [
   { key: 'de_ancient', name: 'Ancient' },
   { key: 'de_anubis', name: 'Anubis' },

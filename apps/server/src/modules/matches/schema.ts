@@ -1,4 +1,4 @@
-import type { MapInfo, MatchCancelReason, TeamKey } from '@openpug/shared';
+import { type MapInfo, type MatchCancelReason, matchStatuses, type TeamKey } from '@openpug/shared';
 import {
   bigint,
   boolean,
@@ -12,7 +12,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * Matches: the room state machine (playerveto → mapveto → active → finished | cancelled), the
+ * Matches: the room state machine (playerveto → mapveto → active → finished | cancelled; the
+ * transitions and the stages of `active` are in lifecycle.ts), the
  * players with their per-match stats and Elo before/after, per-round stats (highlights), the
  * game events already applied (duplicates are ignored) and the stored map pool.
  */
@@ -20,7 +21,7 @@ export const matches = pgTable(
   'matches',
   {
     id: text('id').primaryKey(),
-    status: text('status', { enum: ['playerveto', 'mapveto', 'active', 'finished', 'cancelled'] }).notNull(),
+    status: text('status', { enum: matchStatuses }).notNull(),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     finishedAt: bigint('finished_at', { mode: 'number' }),
     teamOneName: text('team_one_name').notNull(),

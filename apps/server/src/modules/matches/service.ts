@@ -19,10 +19,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  ELO_DEFAULT,
   LIVE_MATCH_STATUSES,
   type MapInfo,
   type MatchCancelReason,
   type MatchState,
+  type OverMatchStatus,
   type PlayerStats,
   type TeamKey,
   type UserStatusPatch,
@@ -44,6 +46,14 @@ import {
 import { allocateJob } from '../gameservers/routes';
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
 import { fairestPick } from './fairness';
+import {
+  MATCH_START,
+  type MatchEvent,
+  type MatchTransition,
+  matchLifecycle,
+  matchStateOf,
+  statusOf,
+} from './lifecycle';
 import { storeWinProbability } from './predictions';
 import { connectStateOf, leaverStateOf } from './presence';
 import { reliabilityOf } from './reliability';
@@ -87,7 +97,7 @@ declare module '../../events' {
      * A match is over: finished with a result, or cancelled for whatever reason (after commit).
      * Emitted once per match, by the transaction that ended it.
      */
-    'match.ended': { matchId: string; status: 'finished' | 'cancelled'; reason: MatchCancelReason | null };
+    'match.ended': { matchId: string; status: OverMatchStatus; reason: MatchCancelReason | null };
   }
 }
 
@@ -96,10 +106,65 @@ function announceEnded(
   ctx: AppContext,
   after: After,
   matchId: string,
-  status: 'finished' | 'cancelled',
+  status: OverMatchStatus,
   reason: MatchCancelReason | null,
 ) {
   after.add(() => ctx.bus.emit('match.ended', { matchId, status, reason }));
+}
+
+/**
+ * Carries out a lifecycle transition's effects (lifecycle.ts) in the caller's transaction: the
+ * deadlines it arms or ends, and `match.ended` after commit. `turn`: the pick or ban the armed
+ * deadline is for; `reason`: why a cancelled match ended.
+ */
+export async function runMatchEffects(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchId: string,
+  transition: MatchTransition,
+  opts: { turn?: { index: number; deadline: number }; reason?: MatchCancelReason } = {},
+): Promise<void> {
+  const turn = () => {
+    if (!opts.turn) throw new Error(`${transition.to}: a turn deadline needs its index and time`);
+    return opts.turn;
+  };
+  for (const effect of transition.effects) {
+    switch (effect) {
+      case 'armPickDeadline':
+        await ctx.jobs.schedule(tx, after, pickJob, { matchId, index: turn().index }, turn().deadline);
+        break;
+      case 'armBanDeadline':
+        await ctx.jobs.schedule(tx, after, banJob, { matchId, index: turn().index }, turn().deadline);
+        break;
+      case 'requestServer':
+        await ctx.jobs.schedule(tx, after, allocateJob, { matchId }, ctx.clock.now());
+        break;
+      case 'armLiveDeadline':
+        if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
+          await ctx.jobs.schedule(
+            tx,
+            after,
+            liveJob,
+            { matchId },
+            ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
+          );
+        break;
+      case 'disarmLiveDeadline':
+        await ctx.jobs.cancel(tx, after, liveJob, { matchId });
+        break;
+      case 'dropDeadlines':
+        await ctx.jobs.cancelFor(tx, after, 'matchId', matchId);
+        break;
+      case 'endDeadlines':
+        await ctx.jobs.cancel(tx, after, liveJob, { matchId });
+        await ctx.jobs.cancel(tx, after, staleJob, { matchId });
+        break;
+      case 'announceEnded':
+        announceEnded(ctx, after, matchId, statusOf(transition.to) as OverMatchStatus, opts.reason ?? null);
+        break;
+    }
+  }
 }
 
 // ---- reading -----------------------------------------------------------------------------------
@@ -216,7 +281,7 @@ export async function createMatch(
   const users = await findUsersByIds(tx, userIds);
   const byId = new Map(users.map((u) => [u.id, u]));
   const reliability = await reliabilityOf(tx, userIds);
-  const rated = userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? 200 }));
+  const rated = userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? ELO_DEFAULT }));
   const captains = chooseCaptains(rated);
   const now = ctx.clock.now();
   const id = randomUUID();
@@ -225,7 +290,7 @@ export async function createMatch(
   const nameOf = (uid: string) => byId.get(uid)?.name ?? 'player';
   await tx.insert(matches).values({
     id,
-    status: 'playerveto',
+    status: statusOf(MATCH_START.to),
     createdAt: now,
     teamOneName: `Team ${nameOf(captains.teamOne)}`,
     teamTwoName: `Team ${nameOf(captains.teamTwo)}`,
@@ -250,15 +315,21 @@ export async function createMatch(
         name: u?.name ?? 'player',
         avatar: u?.avatar ?? null,
         steamId: u?.steamId ?? null,
-        elo: u?.elo ?? 200,
+        elo: u?.elo ?? ELO_DEFAULT,
         reliability: reliability.get(uid) ?? null,
       };
     }),
   );
-  await ctx.jobs.schedule(tx, after, pickJob, { matchId: id, index: 0 }, deadline);
+  await runMatchEffects(ctx, tx, after, id, MATCH_START, { turn: { index: 0, deadline } });
   patchAll(ctx, after, userIds, (uid) => ({
     inQueue: false,
-    match: { active: true, matchId: id, status: 'playerveto', map: null, score: { teamOne: 0, teamTwo: 0 } },
+    match: {
+      active: true,
+      matchId: id,
+      status: MATCH_START.to,
+      map: null,
+      score: { teamOne: 0, teamTwo: 0 },
+    },
     teamOne: uid === captains.teamOne,
   }));
   return id;
@@ -275,7 +346,7 @@ function captainMove(
   ctx: AppContext,
   userId: string,
   matchId: string,
-  phase: 'playerveto' | 'mapveto',
+  event: Extract<MatchEvent, 'pick' | 'ban'>,
   move: (tx: Db, after: After, match: MatchRow, players: PlayerRow[]) => Promise<void>,
 ): Promise<void> {
   return inTransaction(
@@ -284,7 +355,8 @@ function captainMove(
       const found = await loadMatch(tx, matchId, true);
       if (!found) throw notFound();
       const { match, players } = found;
-      if (match.status !== phase) throw conflict('WRONG_MATCH_PHASE');
+      // A move is a turn of the draft or the veto: refused in any other state.
+      matchLifecycle.require(matchStateOf(match), event);
       const me = players.find((p) => p.userId === userId);
       if (!me) throw forbidden('NOT_A_PARTICIPANT');
       if (!me.captain || me.team !== match.turn) throw forbidden('NOT_YOUR_TURN');
@@ -301,7 +373,7 @@ export function pickPlayer(
   matchId: string,
   pickedId: string,
 ): Promise<void> {
-  return captainMove(ctx, userId, matchId, 'playerveto', async (tx, after, match, players) => {
+  return captainMove(ctx, userId, matchId, 'pick', async (tx, after, match, players) => {
     const picked = players.find((p) => p.userId === pickedId);
     if (!picked || picked.team !== null) throw badRequest('INVALID_PICK');
     await ctx.jobs.cancel(tx, after, pickJob, { matchId, index: match.pickIndex });
@@ -377,25 +449,17 @@ async function applyPick(
   );
 
   const done = players.every((p) => p.team !== null);
-  let status: MatchRow['status'] = 'playerveto';
-  let turn: TeamKey | null;
-  let deadline: number;
   if (done && match.mapPool.length <= 1) {
     // A one-map pool needs no veto.
     await tx.update(matches).set({ pickIndex: index }).where(eq(matches.id, match.id));
     await setMap(ctx, tx, after, match, players, match.mapPool[0] ?? DEFAULT_MAP_POOL[0]);
     return;
   }
-  if (done) {
-    status = 'mapveto';
-    turn = banTurn(0);
-    deadline = now + ctx.config.BAN_TIMEOUT_MS;
-    await ctx.jobs.schedule(tx, after, banJob, { matchId: match.id, index: 0 }, deadline);
-  } else {
-    turn = pickTurn(match.pickOrder, index);
-    deadline = now + ctx.config.PICK_TIMEOUT_MS;
-    await ctx.jobs.schedule(tx, after, pickJob, { matchId: match.id, index }, deadline);
-  }
+  const next = matchLifecycle.require(matchStateOf(match), done ? 'teamsPicked' : 'pick');
+  const status = statusOf(next.to);
+  const turn = done ? banTurn(0) : pickTurn(match.pickOrder, index);
+  const deadline = now + (done ? ctx.config.BAN_TIMEOUT_MS : ctx.config.PICK_TIMEOUT_MS);
+  await runMatchEffects(ctx, tx, after, match.id, next, { turn: { index: done ? 0 : index, deadline } });
   await tx.update(matches).set({ pickIndex: index, status, turn, deadline }).where(eq(matches.id, match.id));
   after.add(() => {
     if (done) ctx.realtime.toRoom(room, 'MATCH_CHANGE_STATUS', { matchId: match.id, status });
@@ -413,7 +477,7 @@ async function applyPick(
 
 /** A captain bans a map. */
 export function banMap(ctx: AppContext, userId: string, matchId: string, mapKey: string): Promise<void> {
-  return captainMove(ctx, userId, matchId, 'mapveto', async (tx, after, match, players) => {
+  return captainMove(ctx, userId, matchId, 'ban', async (tx, after, match, players) => {
     if (!match.mapPool.some((m) => m.key === mapKey)) throw badRequest('INVALID_MAP');
     if (match.bans.some((b) => b.mapKey === mapKey)) throw conflict('MAP_ALREADY_BANNED');
     await ctx.jobs.cancel(tx, after, banJob, { matchId, index: match.bans.length });
@@ -448,10 +512,14 @@ async function applyBan(
   const room = matchRoom(match.id);
   after.add(() => ctx.realtime.toRoom(room, 'MATCH_BAN_MAP', { matchId: match.id, team, mapKey, auto }));
   if (left.length > 1) {
+    const next = matchLifecycle.require(matchStateOf(match), 'ban');
     const deadline = ctx.clock.now() + ctx.config.BAN_TIMEOUT_MS;
     const turn = banTurn(bans.length);
-    await tx.update(matches).set({ bans, turn, deadline }).where(eq(matches.id, match.id));
-    await ctx.jobs.schedule(tx, after, banJob, { matchId: match.id, index: bans.length }, deadline);
+    await tx
+      .update(matches)
+      .set({ status: statusOf(next.to), bans, turn, deadline })
+      .where(eq(matches.id, match.id));
+    await runMatchEffects(ctx, tx, after, match.id, next, { turn: { index: bans.length, deadline } });
     after.add(() => ctx.realtime.toRoom(room, 'MATCH_SET_COUNTDOWN', { matchId: match.id, deadline, turn }));
     after.add(() => publishState(ctx, match.id));
     return;
@@ -469,11 +537,12 @@ async function setMap(
   players: PlayerRow[],
   map: MapInfo,
 ) {
+  const next = matchLifecycle.require(matchStateOf(match), 'mapChosen');
   await tx
     .update(matches)
-    .set({ mapKey: map.key, mapName: map.name, status: 'active', turn: null, deadline: null })
+    .set({ mapKey: map.key, mapName: map.name, status: statusOf(next.to), turn: null, deadline: null })
     .where(eq(matches.id, match.id));
-  await ctx.jobs.schedule(tx, after, allocateJob, { matchId: match.id }, ctx.clock.now());
+  await runMatchEffects(ctx, tx, after, match.id, next);
   const room = matchRoom(match.id);
   after.add(() => {
     ctx.realtime.toRoom(room, 'MATCH_SET_MAP', { matchId: match.id, map });
@@ -497,6 +566,10 @@ export async function setServer(
   matchId: string,
   server: { provider: string; connect: string; gotv: string; secret: string },
 ): Promise<void> {
+  // The caller holds the match row locked (allocation, a move, the MatchZy load).
+  const found = await loadMatch(tx, matchId);
+  if (!found) throw notFound();
+  const next = matchLifecycle.require(matchStateOf(found.match), 'serverSet');
   await tx
     .update(matches)
     .set({
@@ -506,16 +579,8 @@ export async function setServer(
       serverSecret: server.secret,
     })
     .where(eq(matches.id, matchId));
-  if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-    await ctx.jobs.schedule(
-      tx,
-      after,
-      liveJob,
-      { matchId },
-      ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
-    );
-  const found = await loadMatch(tx, matchId);
-  const members = new Set(found?.players.map((p) => p.userId) ?? []);
+  await runMatchEffects(ctx, tx, after, matchId, next);
+  const members = new Set(found.players.map((p) => p.userId));
   after.add(async () => {
     const sockets = await ctx.realtime.io.in(matchRoom(matchId)).fetchSockets();
     for (const s of sockets) {
@@ -613,13 +678,16 @@ export async function applyRound(
 
 /** Marks the match live (going_live) and stores its predicted win probability; the live deadline is off. */
 export async function markLive(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
-  const wentLive = await tx
-    .update(matches)
-    .set({ liveAt: ctx.clock.now() })
-    .where(and(eq(matches.id, matchId), isNull(matches.liveAt)))
-    .returning({ id: matches.id });
-  if (wentLive.length > 0) await storeWinProbability(tx, matchId);
-  await ctx.jobs.cancel(tx, after, liveJob, { matchId });
+  const found = await loadMatch(tx, matchId);
+  const next = found ? matchLifecycle.transition(matchStateOf(found.match), 'wentLive') : null;
+  if (next?.ok) {
+    await tx.update(matches).set({ liveAt: ctx.clock.now() }).where(eq(matches.id, matchId));
+    await storeWinProbability(tx, matchId);
+    await runMatchEffects(ctx, tx, after, matchId, next);
+  } else {
+    // Live already (a repeated going_live): only the live deadline is certainly off.
+    await ctx.jobs.cancel(tx, after, liveJob, { matchId });
+  }
   after.add(() => publishState(ctx, matchId));
 }
 
@@ -629,8 +697,9 @@ export async function markLive(ctx: AppContext, tx: Db, after: After, matchId: s
  */
 export async function liveTimedOut(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
-  if (found?.match.status !== 'active' || found.match.liveAt !== null) return; // over, or live
-  await cancelLoaded(ctx, tx, after, found, 'SERVER_UNAVAILABLE');
+  const next = found && matchLifecycle.transition(matchStateOf(found.match), 'liveTimeout');
+  if (!found || !next?.ok) return; // over, or live
+  await cancelLoaded(ctx, tx, after, found, next, 'SERVER_UNAVAILABLE');
 }
 
 /**
@@ -659,14 +728,9 @@ export async function armStaleDeadline(
  */
 export async function staleTimedOut(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
-  if (found?.match.status !== 'active') return; // over already
-  await cancelLoaded(ctx, tx, after, found, 'SERVER_UNAVAILABLE');
-}
-
-/** A match that is over needs no game-server deadline any more. */
-async function endDeadlines(ctx: AppContext, tx: Db, after: After, matchId: string): Promise<void> {
-  await ctx.jobs.cancel(tx, after, liveJob, { matchId });
-  await ctx.jobs.cancel(tx, after, staleJob, { matchId });
+  const next = found && matchLifecycle.transition(matchStateOf(found.match), 'staleTimeout');
+  if (!found || !next?.ok) return; // over already
+  await cancelLoaded(ctx, tx, after, found, next, 'SERVER_UNAVAILABLE');
 }
 
 /**
@@ -684,7 +748,8 @@ export async function finishMatch(
   winner: TeamKey | 'draw',
   score?: { teamOne: number; teamTwo: number },
 ): Promise<void> {
-  if (match.status !== 'active') return;
+  const next = matchLifecycle.transition(matchStateOf(match), 'finish');
+  if (!next.ok) return;
   const rules = eloRulesFromConfig(ctx.config);
   const [{ rounds }] = await tx
     .select({ rounds: count() })
@@ -712,7 +777,7 @@ export async function finishMatch(
   await tx
     .update(matches)
     .set({
-      status: 'finished',
+      status: statusOf(next.to),
       winner,
       finishedAt,
       turn: null,
@@ -720,8 +785,7 @@ export async function finishMatch(
       ...(score ? { scoreOne: score.teamOne, scoreTwo: score.teamTwo } : {}),
     })
     .where(eq(matches.id, match.id));
-  match.status = 'finished';
-  await endDeadlines(ctx, tx, after, match.id);
+  match.status = statusOf(next.to);
   after.add(() => {
     for (const r of results)
       ctx.realtime.toUser(r.userId, 'PRIVATE_MATCH_RESULT', {
@@ -756,10 +820,8 @@ export async function finishMatch(
     players.filter(isRostered).map((p) => p.userId),
     () => ({ match: { ...clearedMatch }, teamOne: false }),
   );
-  announceEnded(ctx, after, match.id, 'finished', null);
+  await runMatchEffects(ctx, tx, after, match.id, next);
 }
-
-const isLive = (match: MatchRow) => (LIVE_MATCH_STATUSES as readonly string[]).includes(match.status);
 
 /** Cancels the match if it is still live (see cancelLoaded); false when it is unknown or over. */
 export async function cancelMatchTx(
@@ -770,8 +832,9 @@ export async function cancelMatchTx(
   reason: MatchCancelReason,
 ): Promise<boolean> {
   const found = await loadMatch(tx, matchId, true);
-  if (!found || !isLive(found.match)) return false;
-  await cancelLoaded(ctx, tx, after, found, reason);
+  const next = found && matchLifecycle.transition(matchStateOf(found.match), 'cancel');
+  if (!found || !next?.ok) return false;
+  await cancelLoaded(ctx, tx, after, found, next, reason);
   return true;
 }
 
@@ -785,20 +848,20 @@ async function cancelLoaded(
   tx: Db,
   after: After,
   found: { match: MatchRow; players: PlayerRow[] },
+  next: MatchTransition,
   reason: MatchCancelReason,
 ): Promise<void> {
   const matchId = found.match.id;
   await tx
     .update(matches)
     .set({
-      status: 'cancelled',
+      status: statusOf(next.to),
       cancelReason: reason,
       turn: null,
       deadline: null,
       finishedAt: ctx.clock.now(),
     })
     .where(eq(matches.id, matchId));
-  await endDeadlines(ctx, tx, after, matchId);
   after.add(() => {
     ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_CANCELLED', { matchId, reason });
     ctx.realtime.toRoom(matchRoom(matchId), 'MATCH_CHANGE_STATUS', { matchId, status: 'cancelled' });
@@ -810,7 +873,7 @@ async function cancelLoaded(
     found.players.filter((p) => p.replacedAt === null).map((p) => p.userId),
     () => ({ match: { ...clearedMatch }, teamOne: false }),
   );
-  announceEnded(ctx, after, matchId, 'cancelled', reason);
+  await runMatchEffects(ctx, tx, after, matchId, next, { reason });
 }
 
 export function cancelMatch(ctx: AppContext, matchId: string, reason: MatchCancelReason): Promise<boolean> {
@@ -828,8 +891,8 @@ export function cancelMatchByAdmin(ctx: AppContext, matchId: string): Promise<vo
     async (tx, after) => {
       const found = await loadMatch(tx, matchId, true);
       if (!found) throw notFound();
-      if (!isLive(found.match)) throw conflict('WRONG_MATCH_PHASE');
-      await cancelLoaded(ctx, tx, after, found, 'ADMIN_CANCELLED');
+      const next = matchLifecycle.require(matchStateOf(found.match), 'cancel');
+      await cancelLoaded(ctx, tx, after, found, next, 'ADMIN_CANCELLED');
     },
     logOf(ctx),
   );

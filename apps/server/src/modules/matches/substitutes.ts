@@ -15,7 +15,7 @@
  * cancels the match with NO_SHOW (no Elo change, the players are free again, the server is freed).
  */
 import { ELO_DEFAULT, type LIVE_MATCH_STATUSES, type TeamKey, type UserStatusPatch } from '@openpug/shared';
-import { and, eq, inArray, isNull, like, or } from 'drizzle-orm';
+import { and, eq, inArray, like, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
@@ -26,6 +26,7 @@ import { inArenaIds } from '../arena/service';
 import { activeSanction } from '../moderation/sanctions';
 import { activeCooldown, recordOffence } from '../queue/cooldowns';
 import { freeQueuedUserIds, isQueued, takeFromQueue } from '../queue/service';
+import { inMatchStates, matchStateOf } from './lifecycle';
 import {
   CONNECTED_KEY,
   liveOfferRuns,
@@ -78,7 +79,7 @@ const rostered = (players: readonly PlayerRow[]) => players.filter(isRostered);
 function openSlots(match: MatchRow, players: readonly PlayerRow[], presence: Presence): PlayerRow[] {
   return rostered(players)
     .filter((p) =>
-      match.liveAt === null
+      matchStateOf(match) !== 'live'
         ? presence.noShows.has(p.userId)
         : p.leftAt !== null && presence.subRequests.has(p.userId),
     )
@@ -141,7 +142,7 @@ export async function openSubstituteOffer(
 ): Promise<number> {
   const now = ctx.clock.now();
   let deadline = match.deadline;
-  if (deadline === null || deadline <= now || match.liveAt === null) {
+  if (deadline === null || deadline <= now || matchStateOf(match) !== 'live') {
     deadline = now + ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS;
     await tx.update(matches).set({ deadline }).where(eq(matches.id, match.id));
     await ctx.jobs.schedule(tx, after, substituteJob, { matchId: match.id, deadline }, deadline);
@@ -169,7 +170,7 @@ export async function armConnectDeadline(
   const rows = await tx
     .update(matches)
     .set({ deadline })
-    .where(and(eq(matches.id, matchId), eq(matches.status, 'active'), isNull(matches.liveAt)))
+    .where(and(eq(matches.id, matchId), inMatchStates('allocating', 'waiting')))
     .returning({ id: matches.id });
   if (rows.length === 0) return null;
   await ctx.jobs.schedule(tx, after, connectJob, { matchId, deadline }, deadline);
@@ -334,7 +335,7 @@ export async function substituteTimedOut(
 ): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
   if (found?.match.status !== 'active' || found.match.deadline !== deadline) return; // stale
-  if (found.match.liveAt !== null) {
+  if (matchStateOf(found.match) === 'live') {
     await tx.update(matches).set({ deadline: null }).where(eq(matches.id, matchId));
     await tx
       .delete(matchEvents)
@@ -386,7 +387,7 @@ export function takeSubstituteSlot(
       const last = open.length === 1;
       // Everyone hears the offer is over before the game server is asked to take the substitute.
       if (last) after.add(() => ctx.realtime.toAll('PUBLIC_SUBSTITUTE_CLOSED', { matchId }));
-      const live = match.liveAt !== null;
+      const live = matchStateOf(match) === 'live';
       await replaceRosterPlayer(ctx, tx, after, match, slot, user, { keepRow: live });
       if (live) {
         // A leaver's slot: the row stays (their loss, their history); the game goes on.

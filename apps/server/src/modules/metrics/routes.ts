@@ -7,6 +7,7 @@
  * onResponse hook times every route; the `route` label is the Fastify route pattern
  * (`/api/match/:id`), never the raw URL, and `unmatched` for requests no route took.
  */
+import { matchStatuses } from '@openpug/shared';
 import { count } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
@@ -17,8 +18,6 @@ import { isLoopbackAddress } from '../dev/routes';
 import { matches } from '../matches/schema';
 import { queueEntries } from '../queue/schema';
 import { attachMetrics, createMetrics } from './registry';
-
-const MATCH_STATUSES = ['playerveto', 'mapveto', 'active', 'finished', 'cancelled'] as const;
 
 /** Loopback, or the right METRICS_TOKEN (compared in constant time). */
 export function mayReadMetrics(request: FastifyRequest, metricsToken: string | undefined): boolean {
@@ -68,7 +67,7 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext): void {
           .select({ status: matches.status, n: count() })
           .from(matches)
           .groupBy(matches.status);
-        for (const status of MATCH_STATUSES)
+        for (const status of matchStatuses)
           this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
       } catch (err) {
         logFailure(err, 'openpug_matches');

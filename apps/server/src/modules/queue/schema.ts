@@ -1,4 +1,5 @@
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { ACCEPT_PHASE_INITIAL, ACCEPT_PHASE_STATUSES } from './accept-phase';
 
 /**
  * The queue: one row per queued player. `seq` is the queue order (kept by players who accepted
@@ -16,14 +17,12 @@ export const queueEntries = pgTable(
   (t) => [index('queue_entries_seq_idx').on(t.seq), index('queue_entries_phase_idx').on(t.phaseId)],
 );
 
-/** An accept phase: the ten players asked (in queue order) and how it ended. */
+/** An accept phase: the ten players asked (in queue order) and how it ended (accept-phase.ts). */
 export const acceptPhases = pgTable('accept_phases', {
   id: text('id').primaryKey(),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   deadline: bigint('deadline', { mode: 'number' }).notNull(),
-  status: text('status', { enum: ['open', 'matched', 'timedout', 'declined'] })
-    .notNull()
-    .default('open'),
+  status: text('status', { enum: ACCEPT_PHASE_STATUSES }).notNull().default(ACCEPT_PHASE_INITIAL),
   playerIds: jsonb('player_ids').$type<string[]>().notNull(),
   matchId: text('match_id'),
 });

@@ -30,6 +30,7 @@ import { findUserById, findUsersByIds } from '../accounts/service';
 import { recordMatchStart, recordQueueCount } from '../insights/history';
 import { createMatch, findLiveMatchId } from '../matches/service';
 import { refuseBanned } from '../moderation/sanctions';
+import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
 import { activeCooldown, recordOffence } from './cooldowns';
 import { acceptPhases, queueEntries } from './schema';
 
@@ -114,7 +115,9 @@ async function formPhases(ctx: AppContext, tx: Db, after: After): Promise<void> 
     const id = randomUUID();
     const now = ctx.clock.now();
     const deadline = now + ctx.config.ACCEPT_TIMEOUT_MS;
-    await tx.insert(acceptPhases).values({ id, createdAt: now, deadline, playerIds: ids });
+    await tx
+      .insert(acceptPhases)
+      .values({ id, createdAt: now, deadline, playerIds: ids, status: ACCEPT_PHASE_INITIAL });
     await tx
       .update(queueEntries)
       .set({ phaseId: id, accepted: false })
@@ -206,7 +209,8 @@ async function removeEntry(
   const phaseId = gone[0].phaseId;
   if (phaseId) {
     const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
-    if (countsAsMiss && phase?.status === 'open') await recordOffence(ctx, tx, after, userId, 'miss');
+    const left = phase && acceptPhase.transition(phase.status, countsAsMiss ? 'leave' : 'remove');
+    if (left?.ok && entails(left, 'recordMiss')) await recordOffence(ctx, tx, after, userId, 'miss');
     if (phase) {
       const players = await phasePlayers(tx, phase.playerIds, phaseId);
       const rest = phase.playerIds.filter((id) => id !== userId);
@@ -229,15 +233,18 @@ export async function removeBannedFromQueue(ctx: AppContext, tx: Db, after: Afte
   return true;
 }
 
-/** The caller's queue entry and the open accept phase it is in; refused with a key otherwise. */
-async function ownOpenPhase(tx: Db, userId: string) {
+/**
+ * The caller's queue entry and the accept phase it is in, with the phase's transition for the
+ * caller's `event`; refused with a key otherwise (no phase, or one that ended: NO_ACCEPT_PHASE).
+ */
+async function ownPhase(tx: Db, userId: string, event: AcceptPhaseEvent) {
   const [entry] = await tx.select().from(queueEntries).where(eq(queueEntries.userId, userId));
   if (!entry) throw conflict('NOT_IN_QUEUE');
   const [phase] = entry.phaseId
     ? await tx.select().from(acceptPhases).where(eq(acceptPhases.id, entry.phaseId))
     : [];
-  if (phase?.status !== 'open') throw conflict('NO_ACCEPT_PHASE');
-  return { entry, phase };
+  if (!phase) throw conflict(acceptPhase.refusal);
+  return { entry, phase, next: acceptPhase.require(phase.status, event) };
 }
 
 /** Accepts the running accept phase. Accepting twice changes nothing. */
@@ -249,7 +256,7 @@ export async function readyQueue(
     ctx.db,
     async (tx, after) => {
       await lockQueue(tx);
-      const { entry, phase } = await ownOpenPhase(tx, userId);
+      const { entry, phase } = await ownPhase(tx, userId, 'accept');
       const phaseId = phase.id;
       if (entry.accepted) return { inQueue: true, count: await queueCount(tx) };
       await tx.update(queueEntries).set({ accepted: true }).where(eq(queueEntries.userId, userId));
@@ -258,16 +265,20 @@ export async function readyQueue(
         for (const p of players) ctx.realtime.toUser(p.userId, 'PRIVATE_QUEUE_READY_UPDATE', { players });
       });
       if (players.length === PLAYERS_PER_MATCH && players.every((p) => p.accepted)) {
+        const complete = acceptPhase.require(phase.status, 'complete');
         const ids = phase.playerIds;
         await tx.delete(queueEntries).where(eq(queueEntries.phaseId, phaseId));
-        await ctx.jobs.cancel(tx, after, acceptJob, { phaseId });
+        if (entails(complete, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId });
         // Effects of the match (status patches) must follow PRIVATE_QUEUE_MATCH.
         after.add(() => {
           for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
         });
         const matchId = await createMatch(ctx, tx, after, ids);
         await recordMatchStart(ctx, tx);
-        await tx.update(acceptPhases).set({ status: 'matched', matchId }).where(eq(acceptPhases.id, phaseId));
+        await tx
+          .update(acceptPhases)
+          .set({ status: complete.to, matchId })
+          .where(eq(acceptPhases.id, phaseId));
         after.add(() => {
           for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
         });
@@ -301,23 +312,23 @@ export async function declineQueue(
     ctx.db,
     async (tx, after) => {
       await lockQueue(tx);
-      const { phase } = await ownOpenPhase(tx, userId);
+      const { phase, next } = await ownPhase(tx, userId, 'decline');
       await tx.delete(queueEntries).where(eq(queueEntries.userId, userId));
       const rest = phase.playerIds.filter((id) => id !== userId);
       await tx
         .update(queueEntries)
         .set({ phaseId: null, accepted: false })
         .where(eq(queueEntries.phaseId, phase.id));
-      await tx.update(acceptPhases).set({ status: 'declined' }).where(eq(acceptPhases.id, phase.id));
-      await ctx.jobs.cancel(tx, after, acceptJob, { phaseId: phase.id });
-      await recordOffence(ctx, tx, after, userId, 'miss');
+      await tx.update(acceptPhases).set({ status: next.to }).where(eq(acceptPhases.id, phase.id));
+      if (entails(next, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId: phase.id });
+      if (entails(next, 'recordMiss')) await recordOffence(ctx, tx, after, userId, 'miss');
       const unreadyProfiles = await unreadyProfilesOf(tx, [userId]);
       after.add(() => {
         for (const uid of rest)
           ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
       });
       patchQueue(ctx, after, [userId], false);
-      await formPhases(ctx, tx, after);
+      if (entails(next, 'formPhases')) await formPhases(ctx, tx, after);
       return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
     },
     logOf(ctx),
@@ -328,20 +339,21 @@ export async function declineQueue(
 export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phaseId: string): Promise<void> {
   await lockQueue(tx);
   const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
-  if (phase?.status !== 'open') return;
+  const next = phase && acceptPhase.transition(phase.status, 'timeout');
+  if (!phase || !next?.ok) return; // ended before its deadline
   const entries = await tx.select().from(queueEntries).where(eq(queueEntries.phaseId, phaseId));
   const accepted = entries.filter((e) => e.accepted).map((e) => e.userId);
   const kicked = entries.filter((e) => !e.accepted).map((e) => e.userId);
   const acceptedSet = new Set(accepted);
   const unreadyIds = phase.playerIds.filter((id) => !acceptedSet.has(id));
   if (kicked.length > 0) await tx.delete(queueEntries).where(inArray(queueEntries.userId, kicked));
-  for (const uid of kicked) await recordOffence(ctx, tx, after, uid, 'miss');
+  if (entails(next, 'recordMiss')) for (const uid of kicked) await recordOffence(ctx, tx, after, uid, 'miss');
   if (accepted.length > 0)
     await tx
       .update(queueEntries)
       .set({ phaseId: null, accepted: false })
       .where(inArray(queueEntries.userId, accepted));
-  await tx.update(acceptPhases).set({ status: 'timedout' }).where(eq(acceptPhases.id, phaseId));
+  await tx.update(acceptPhases).set({ status: next.to }).where(eq(acceptPhases.id, phaseId));
   const unreadyProfiles = await unreadyProfilesOf(tx, unreadyIds);
   after.add(() => {
     for (const uid of kicked) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_KICK', { type: 'kick' });
@@ -349,7 +361,7 @@ export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phas
       ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
   });
   patchQueue(ctx, after, kicked, false);
-  await formPhases(ctx, tx, after);
+  if (entails(next, 'formPhases')) await formPhases(ctx, tx, after);
   await broadcastCount(ctx, tx, after);
 }
 
@@ -359,7 +371,8 @@ export async function queueState(ctx: AppContext, userId: string): Promise<Queue
   let phase: QueueReadyPayload | null = null;
   if (entry?.phaseId) {
     const [p] = await ctx.db.select().from(acceptPhases).where(eq(acceptPhases.id, entry.phaseId));
-    if (p && p.status === 'open')
+    // Shown while it can still be accepted (open).
+    if (p && acceptPhase.transition(p.status, 'accept').ok)
       phase = { players: await phasePlayers(ctx.db, p.playerIds, p.id), deadline: p.deadline };
   }
   return {

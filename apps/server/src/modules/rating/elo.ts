@@ -3,14 +3,14 @@
  * docs/contract.md §9); a draw changes nothing. New players start at ELO_DEFAULT (200, the
  * users table default).
  */
-import { ELO_DEFAULT, RATED_PRESENCE_SHARE } from '@openpug/shared';
+import { ELO_DEFAULT, ELO_LOSS, ELO_WIN, RATED_PRESENCE_SHARE } from '@openpug/shared';
 
 export interface EloRules {
   win: number;
   loss: number;
 }
 
-export const defaultEloRules: EloRules = { win: 12, loss: 10 };
+export const defaultEloRules: EloRules = { win: ELO_WIN, loss: ELO_LOSS };
 
 export function eloRulesFromConfig(config: { ELO_WIN: number; ELO_LOSS: number }): EloRules {
   return { win: config.ELO_WIN, loss: config.ELO_LOSS };

@@ -2,6 +2,7 @@
  * Competition artwork, drawn here as SVG: the banners (ezpug is everyone's default; drops unlock
  * the others) and the built-in drop images. Unknown names fall back to ezpug / the crate.
  */
+import { DEFAULT_BANNER } from '@openpug/shared';
 import type { ReactNode } from 'react';
 
 const BANNER_ART: Record<string, { from: string; to: string; motif: (id: string) => ReactNode }> = {
@@ -79,7 +80,7 @@ export function BannerArt({
   label?: string;
 }) {
   const art = BANNER_ART[banner] ?? BANNER_ART.ezpug;
-  const id = `banner-${banner in BANNER_ART ? banner : 'ezpug'}`;
+  const id = `banner-${banner in BANNER_ART ? banner : DEFAULT_BANNER}`;
   return (
     <svg
       viewBox="0 0 960 120"

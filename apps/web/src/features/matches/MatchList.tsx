@@ -7,7 +7,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { MatchSummary, Paged, UserMatch } from '@openpug/shared';
+import { LIVE_MATCH_STATUSES, type MatchSummary, type Paged, type UserMatch } from '@openpug/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,7 @@ const TEAM_TWO = '#ff7a59';
 
 function MatchRow({ match, player }: { match: MatchSummary; player?: UserMatch['player'] }) {
   const { t } = useTranslation();
-  const live = match.status === 'playerveto' || match.status === 'mapveto' || match.status === 'active';
+  const live = (LIVE_MATCH_STATUSES as readonly string[]).includes(match.status);
   const change =
     player && player.eloAfter !== null && player.eloBefore !== null
       ? player.eloAfter - player.eloBefore

@@ -20,6 +20,8 @@ import {
   BANNERS,
   type CreateDropInput,
   createDropSchema,
+  DEFAULT_BANNER,
+  DEFAULT_SOUND,
   DROP_IMAGES,
   type DropEngineState,
   type DropItemsPage,
@@ -253,12 +255,12 @@ function CreateDropDialog({ open, onClose }: { open: boolean; onClose: () => voi
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         >
           <MenuItem value="">{t('competition.admin.nothing')}</MenuItem>
-          {BANNERS.filter((b) => b !== 'ezpug').map((b) => (
+          {BANNERS.filter((b) => b !== DEFAULT_BANNER).map((b) => (
             <MenuItem key={b} value={`banner:${b}`}>
               {t('competition.drops.unlocksBanner', { banner: b })}
             </MenuItem>
           ))}
-          {SOUNDS.filter((s) => s !== 'retro.mp3').map((s) => (
+          {SOUNDS.filter((s) => s !== DEFAULT_SOUND).map((s) => (
             <MenuItem key={s} value={`sound:${s}`}>
               {t('competition.drops.unlocksSound', { sound: s })}
             </MenuItem>
