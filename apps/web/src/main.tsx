@@ -6,6 +6,7 @@ import { AppProviders } from './app/AppProviders';
 import { recoverFromPreloadErrors } from './app/chunkRecovery';
 import { createAppRouter } from './app/router';
 import { runStartup } from './app/startup';
+import { registerServiceWorkerAfterLoad } from './serviceWorker/register';
 import { applyDesignTokens } from './ui/tokens';
 
 applyDesignTokens();
@@ -21,3 +22,6 @@ createRoot(root).render(
     </AppProviders>
   </StrictMode>,
 );
+
+// The shell's service worker (offline start-up); the dev server has no hashed shell to precache.
+if (import.meta.env.PROD) registerServiceWorkerAfterLoad();
