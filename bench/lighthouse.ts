@@ -120,9 +120,12 @@ interface Run {
   lcp: number;
   tbt: number;
   cls: number;
+  /** Lighthouse's measure of the host's CPU speed; its 4× mobile slowdown assumes a fast desktop. */
+  benchmarkIndex: number;
   lhr: LighthouseResult;
 }
 interface LighthouseResult {
+  environment: { benchmarkIndex: number };
   categories: { performance: { score: number } };
   audits: Record<
     string,
@@ -152,10 +155,12 @@ async function audit(url: string, port: number): Promise<Run> {
     lcp: a['largest-contentful-paint'].numericValue ?? Number.NaN,
     tbt: a['total-blocking-time'].numericValue ?? Number.NaN,
     cls: a['cumulative-layout-shift'].numericValue ?? Number.NaN,
+    benchmarkIndex: lhr.environment.benchmarkIndex,
     lhr,
   };
 }
 
+const slug = (name: string) => name.replace(/[^a-z0-9]+/gi, '_');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The audits worth reading when a page misses: opportunities by savings, then failing diagnostics. */
@@ -200,6 +205,7 @@ try {
       loads.push(os.loadavg()[0]);
       const run = await audit(url, chrome.port);
       runs.get(name)?.push(run);
+      if (keep) writeFileSync(path.join(work, `${slug(name)}-run${round}.json`), JSON.stringify(run.lhr));
       console.log(
         `run ${round} ${name}: score ${run.score.toFixed(2)}, LCP ${run.lcp.toFixed(0)} ms, TBT ${run.tbt.toFixed(0)} ms, CLS ${run.cls.toFixed(3)}`,
       );
@@ -220,8 +226,9 @@ try {
     };
   });
   const base = summary[0];
+  const indexes = [...runs.values()].flat().map((r) => r.benchmarkIndex);
   console.log(
-    `\n${RUNS} runs each, medians; load average (1 min) during the runs ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${os.cpus().length} cores`,
+    `\n${RUNS} runs each, medians; load average (1 min) during the runs ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${os.cpus().length} cores; Lighthouse benchmarkIndex ${Math.min(...indexes).toFixed(0)}–${Math.max(...indexes).toFixed(0)} (median ${median(indexes).toFixed(0)})`,
   );
   console.log('| page | score (runs) | LCP | TBT | CLS | score − baseline |');
   console.log('|---|---|---|---|---|---|');
@@ -241,7 +248,7 @@ try {
     if (misses) missed++;
   }
   for (const s of summary) {
-    const file = path.join(work, `${s.name.replace(/[^a-z0-9]+/gi, '_')}.json`);
+    const file = path.join(work, `${slug(s.name)}.json`);
     writeFileSync(file, JSON.stringify(s.medianRun.lhr));
     console.log(`\n${s.name} (median run${keep ? `, ${file}` : ''}):`);
     for (const line of topFindings(s.medianRun.lhr)) console.log(`  ${line}`);
