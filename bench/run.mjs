@@ -18,6 +18,7 @@ const benches = [
   ['queue-eta', ['node', '--import', 'tsx', 'bench/queue-eta-bench.ts']],
   ['draft-fairness', ['node', '--import', 'tsx', 'bench/draft-fairness-bench.ts']],
   ['socket-flood', ['node', '--import', 'tsx', 'bench/socket-flood-bench.ts']],
+  ['lighthouse', ['node', '--import', 'tsx', 'bench/lighthouse.ts']],
 ];
 let failed = 0;
 for (const [name, [cmd, ...args]] of benches) {

@@ -4,12 +4,14 @@
  * build manifest that bench/ reads to measure the landing route's initial JavaScript. Every text
  * asset of 1 KB and more is also written precompressed (`.br`, `.gz`), which the server sends to
  * browsers that accept it (@fastify/static preCompressed): no compression work per request.
+ * The service worker (/sw.js) is generated here too, with the build's shell files to precache.
  */
 import { createRequire } from 'node:module';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import rootPackage from '../../package.json' with { type: 'json' };
+import { shellServiceWorker } from './src/serviceWorker/plugin';
 
 /** `<root package version>.<build epoch seconds>`: later builds always compare as newer. */
 export const appVersion = `${rootPackage.version}.${Math.floor(Date.now() / 1000)}`;
@@ -37,6 +39,8 @@ export default defineConfig({
   plugins: [
     react(),
     versionFile(appVersion),
+    // /sw.js: precaches the shell of this build (index.html + the landing route's JS/CSS).
+    shellServiceWorker(appVersion),
     compression({
       algorithms: ['brotliCompress', 'gzip'],
       include: /\.(js|mjs|css|html|svg|json|webmanifest|txt|map)$/,

@@ -5,11 +5,14 @@ import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/AppProviders';
 import { recoverFromPreloadErrors } from './app/chunkRecovery';
 import { createAppRouter } from './app/router';
+import { prefetchRoute } from './app/routes';
 import { runStartup } from './app/startup';
+import { registerServiceWorkerAfterLoad } from './serviceWorker/register';
 import { applyDesignTokens } from './ui/tokens';
 
 applyDesignTokens();
 recoverFromPreloadErrors();
+prefetchRoute(location.pathname);
 await runStartup();
 
 const root = document.getElementById('root');
@@ -21,3 +24,6 @@ createRoot(root).render(
     </AppProviders>
   </StrictMode>,
 );
+
+// The shell's service worker (offline start-up); the dev server has no hashed shell to precache.
+if (import.meta.env.PROD) registerServiceWorkerAfterLoad();

@@ -1,7 +1,11 @@
 /**
- * Service worker and Web Push for the mobile queue app: registers /sw.js (scope /m), subscribes
- * with the server's VAPID key and stores the subscription (POST /api/push/subscriptions).
+ * Service worker and Web Push for the mobile queue app: registers /sw.js (scope /, the same
+ * registration that precaches the app shell; it covers /m), subscribes with the server's VAPID key
+ * and stores the subscription (POST /api/push/subscriptions). Phones that registered it with the
+ * older scope /m keep that registration: the same worker script, and `getRegistration('/m')`
+ * finds whichever one covers /m.
  */
+import { registerServiceWorker } from '../../serviceWorker/register';
 import { ApiError, api } from '../api';
 
 export type PushState = 'unsupported' | 'default' | 'granted' | 'denied' | 'subscribed';
@@ -15,14 +19,7 @@ export function pushSupported(): boolean {
   );
 }
 
-export async function registerServiceWorker(): Promise<ServiceWorkerRegistration | null> {
-  if (!('serviceWorker' in navigator)) return null;
-  try {
-    return await navigator.serviceWorker.register('/sw.js', { scope: '/m' });
-  } catch {
-    return null;
-  }
-}
+export { registerServiceWorker };
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   const b64 = base64url
