@@ -165,13 +165,16 @@ async function playersOn(ctx: AppContext, row: ArenaRow): Promise<string[] | nul
 
 const polling = new WeakSet<AppContext>();
 
-/** Asks every server who is on it and stores the answers; inArena follows (see the top). */
-export async function pollArenaServers(ctx: AppContext): Promise<void> {
-  if (polling.has(ctx)) return; // the previous poll is still waiting for a slow server
+/**
+ * Asks every server who is on it and stores the answers; inArena follows (see the top). False when
+ * a poll was already under way, so this one did not run.
+ */
+export async function pollArenaServers(ctx: AppContext): Promise<boolean> {
+  if (polling.has(ctx)) return false; // the previous poll is still waiting for a slow server
   polling.add(ctx);
   try {
     const rows = await listArenaServers(ctx.db);
-    if (rows.length === 0) return; // a deleted server's players left the arena at once
+    if (rows.length === 0) return true; // a deleted server's players left the arena at once
     const answers = await Promise.all(rows.map((row) => playersOn(ctx, row)));
     const steamToUser = await findUserIdsBySteamIds(ctx.db, [...new Set(answers.flatMap((a) => a ?? []))]);
     const polledAt = ctx.clock.now();
@@ -191,6 +194,7 @@ export async function pollArenaServers(ctx: AppContext): Promise<void> {
       },
       logOf(ctx),
     );
+    return true;
   } finally {
     polling.delete(ctx);
   }
