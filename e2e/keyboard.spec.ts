@@ -119,6 +119,10 @@ test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in ev
     await tabTo(page, dialog.getByRole('group', { name: 'Code digit' }).locator('input').first());
     await page.keyboard.type(code);
     await expect(dialog).toHaveCount(0);
+    // The confirmation leaves by itself (its fading would otherwise be in the accept dialog's check).
+    const linked = page.getByText('Voice server identity linked successfully');
+    await expect(linked).toBeVisible();
+    await expect(linked).toBeHidden({ timeout: 15_000 });
 
     // ---- queue ----
     const play = page.getByTestId('queue-widget').getByRole('button', { name: 'Play' });
@@ -174,7 +178,9 @@ test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in ev
 
     // ---- live game (the simulator plays fast: checked while it lasts) and result ----
     await expect(page.getByTestId('match-status')).toHaveText(/Live|Finished/);
-    if ((await matchState(request, matchId)).status === 'active') await axeBoth('live');
+    const live = (await matchState(request, matchId)).status === 'active';
+    if (live) await axeBoth('live');
+    test.info().annotations.push({ type: 'live phase checked', description: String(live) });
     for (const p of [page, watcher.page])
       await expect(p.getByTestId('result-dialog')).toBeVisible({ timeout: 60_000 });
     await axeBoth('result dialog');
