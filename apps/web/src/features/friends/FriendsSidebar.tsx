@@ -159,7 +159,7 @@ function Row({
         onClick={open}
         onContextMenu={open}
         aria-haspopup="menu"
-        aria-label={name}
+        // Named by what it shows (name, then status), so the spoken name matches the visible one (WCAG 2.5.3).
         sx={{
           flex: 1,
           minWidth: 0,

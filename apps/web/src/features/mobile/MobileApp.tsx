@@ -288,7 +288,8 @@ export function MobileApp() {
         pb: 'max(16px, env(safe-area-inset-bottom))',
       }}
     >
-      <Box sx={{ maxWidth: 480, mx: 'auto' }}>
+      {/* The page's main landmark: the phone app has no navigation around it (WCAG 1.3.1, 2.4.1). */}
+      <Box component="main" sx={{ maxWidth: 480, mx: 'auto' }}>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2 }}>
           <Logo />
           {loggedIn && name && (

@@ -53,7 +53,9 @@ export function AcceptDialog() {
       slotProps={{ paper: { sx: { width: 520, maxWidth: 'calc(100% - 24px)', m: 1.5, overflow: 'hidden' } } }}
       data-testid="accept-dialog"
     >
+      {/* The countdown's bar repeats the Timer below (which screen readers get): decorative. */}
       <LinearProgress
+        aria-hidden
         variant="determinate"
         value={Math.min(100, (left / fullSeconds) * 100)}
         color={isUrgent(left) ? 'error' : 'primary'}

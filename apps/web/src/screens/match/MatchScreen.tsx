@@ -239,7 +239,7 @@ function Room({ matchId }: { matchId: string }) {
         <Box sx={{ minWidth: 0 }}>
           <Panel title={t('match.chat')}>
             <Box sx={{ height: { xs: 420, xl: 520 }, display: 'flex', flexDirection: 'column' }}>
-              <Suspense fallback={<CircularProgress size={20} />}>
+              <Suspense fallback={<CircularProgress size={20} aria-label={t('chat.loading')} />}>
                 <MatchChat
                   matchId={matchId}
                   captain={state.teamOne.captain._id === myId || state.teamTwo.captain._id === myId}
