@@ -10,7 +10,8 @@ import { isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import type { Db } from '../../db/client';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { currentUserId, requireAuth } from '../auth/guard';
 import { queueEntries } from './schema';
 import { acceptJob, declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
@@ -36,21 +37,20 @@ const disconnectJob = defineJob({
   },
 });
 
+/** The queue place of a player without a tab waits QUEUE_DISCONNECT_GRACE_MS from `since` for them. */
+const armDisconnectGrace = (ctx: AppContext, tx: Db, after: After, userId: string, since: number) =>
+  ctx.jobs.schedule(
+    tx,
+    after,
+    disconnectJob,
+    { userId, since },
+    since + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
+  );
+
 /** A player's last tab closed (signed out): their place waits QUEUE_DISCONNECT_GRACE_MS for them. */
 export async function lastTabClosed(ctx: AppContext, userId: string): Promise<void> {
   const now = ctx.clock.now();
-  await inTransaction(
-    ctx.db,
-    (tx, after) =>
-      ctx.jobs.schedule(
-        tx,
-        after,
-        disconnectJob,
-        { userId, since: now },
-        now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
-      ),
-    logOf(ctx),
-  );
+  await inTransaction(ctx.db, (tx, after) => armDisconnectGrace(ctx, tx, after, userId, now), logOf(ctx));
 }
 
 export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
@@ -89,14 +89,7 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
             .select({ userId: queueEntries.userId })
             .from(queueEntries)
             .where(isNull(queueEntries.phaseId));
-          for (const { userId } of queued)
-            await ctx.jobs.schedule(
-              tx,
-              after,
-              disconnectJob,
-              { userId, since: now },
-              now + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
-            );
+          for (const { userId } of queued) await armDisconnectGrace(ctx, tx, after, userId, now);
         },
         logOf(ctx),
       );
