@@ -121,7 +121,7 @@ test('an admin bans a player, who is signed out at once and told why on the logi
   await rows.nth(1).getByRole('button', { name: 'Show details' }).click();
   await expect(page.getByTestId('audit-details')).toContainText('Appeal accepted');
   // Filter by action.
-  await page.getByLabel('Action').click();
+  await page.getByRole('combobox', { name: 'Action' }).click();
   await page.getByRole('option', { name: 'Sanction lifted' }).click();
   await expect(rows).toHaveCount(1);
 
