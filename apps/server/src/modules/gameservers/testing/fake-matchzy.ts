@@ -522,6 +522,9 @@ export class FakeMatchzyServer {
         setTimeout(() => this.changelevel(map), 0);
       }
     };
+    // Packets as the Source RCON protocol frames them (Valve Developer Community, "Source RCON
+    // Protocol", Basic Packet Structure): int32 LE size, int32 id, int32 type, a NUL-terminated body
+    // and an empty NUL-terminated string; TCP may split or join them, so they are read from a buffer.
     socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       while (buffer.length >= 4) {
