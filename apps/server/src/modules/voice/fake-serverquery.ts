@@ -8,7 +8,13 @@
  *   package, "last update 6/6/2016"; the PDF editions 2009–2013 have the same sections):
  *   "How to establish a ServerQuery connection", "Command Syntax", "Escaping",
  *   "Whitelisting and Blacklisting", and the command reference (login, use, clientlist,
- *   clientupdate, servernotifyregister, sendtextmessage, whoami, quit).
+ *   clientupdate, servernotifyregister, sendtextmessage, whoami, quit, channellist,
+ *   channelcreate, channeldelete, clientmove). The command reference is quoted with its usage
+ *   lines and examples in benediktschmitt/py-ts3 `ts3/commands.py` (the docstrings).
+ * - [Errors] the server's error ids and messages: tsproto-structs `declarations/Errors.csv`
+ *   (ReSpeak; also docs.rs tsclientlib `TsError`): 512 invalid clientID, 768 invalid channelID,
+ *   770 already member of channel, 771 channel name is already in use, 772 channel not empty,
+ *   1538 invalid parameter.
  * - [TS6] teamspeak/teamspeak6-server CONFIG.md, "Server Query" / "Query SSH Options":
  *   `--query-ssh-enable`, `--query-ssh-port [10022]`, `--query-ip-allow-list
  *   [query_ip_allowlist.txt]` ("IPs exempt from query flood protection"); no raw query port.
@@ -36,7 +42,21 @@ export interface FakeClient {
   uid: string;
   name: string;
   type: 0 | 1;
+  /** The channel the client is in. */
+  cid: number;
 }
+
+export interface FakeChannel {
+  cid: number;
+  pid: number;
+  name: string;
+  /** channel_flag_semi_permanent / channel_flag_permanent as created (0 and 0: temporary). */
+  semiPermanent: boolean;
+  permanent: boolean;
+}
+
+/** The virtual server's default channel, where clients enter and where deleted channels' clients go. */
+export const FAKE_DEFAULT_CHANNEL = 1;
 
 export interface FakeServerQueryOptions {
   /** Password of `serveradmin` (raw `login` and SSH password auth). */
@@ -53,6 +73,9 @@ export interface FakeServerQueryOptions {
   /** Greet like TS6 ("TeamSpeak ServerQuery") instead of TS3 ("TeamSpeak 3 ServerQuery"). */
   ts6?: boolean;
 }
+
+/** An error reply [id, msg], or null for `error id=0 msg=ok`. */
+type Reply = [number, string] | null;
 
 interface Writer {
   write(text: string): void;
@@ -80,7 +103,14 @@ export function testHostKey(): { privatePem: string; fingerprint: string } {
 export class FakeServerQuery {
   readonly commands: string[] = [];
   readonly messages: Array<{ target: number; msg: string }> = [];
-  readonly clients: FakeClient[] = [{ clid: 1, uid: 'serveradmin', name: 'serveradmin', type: 1 }];
+  /** Every successful clientmove: the target channel and the clients moved by it. */
+  readonly moves: Array<{ cid: number; clids: number[] }> = [];
+  readonly clients: FakeClient[] = [
+    { clid: 1, uid: 'serveradmin', name: 'serveradmin', type: 1, cid: FAKE_DEFAULT_CHANNEL },
+  ];
+  readonly channels: FakeChannel[] = [
+    { cid: FAKE_DEFAULT_CHANNEL, pid: 0, name: 'Default Channel', semiPermanent: false, permanent: true },
+  ];
   /** Query sessions opened (raw connections plus SSH shells). */
   connections = 0;
   /** SSH connections that reached the handshake (even if the client then refused the host key). */
@@ -97,11 +127,14 @@ export class FakeServerQuery {
   private readonly ssh: ssh2.Server;
   private readonly writers = new Set<Writer>();
   private readonly subscribed = new Set<Writer>();
+  /** Sessions registered with `servernotifyregister event=channel id=0` (every channel's events). */
+  private readonly channelSubscribed = new Set<Writer>();
   private readonly sockets = new Set<net.Socket>();
   private readonly sshClients = new Set<ssh2.Connection>();
   private received: number[] = [];
   private bannedUntil = 0;
   private nextClid = 10;
+  private nextCid = 2;
   private readonly password: string;
 
   constructor(private readonly opts: FakeServerQueryOptions = {}) {
@@ -131,8 +164,36 @@ export class FakeServerQuery {
   }
 
   /** A voice client connects: `notifycliententerview` to every subscribed session. */
+  /** A permanent channel made by the server's owner (e.g. the parent of match channels). */
+  addChannel(name: string, pid = 0): FakeChannel {
+    const ch: FakeChannel = { cid: this.nextCid++, pid, name, semiPermanent: false, permanent: true };
+    this.channels.push(ch);
+    return ch;
+  }
+
+  /** The voice client switches channel by itself. */
+  switchChannel(clid: number, cid: number): void {
+    const c = this.clients.find((x) => x.clid === clid);
+    if (!c) return;
+    c.cid = cid;
+    this.notifyMoved(c, 0);
+  }
+
+  /**
+   * [Community] a client changing channel is told to sessions registered for channel events as
+   * `notifyclientmoved ctid=765 reasonid=0 clid=1` (a query session's log in pastebin.com/ddF8Zyud:
+   * `servernotifyregister event=channel id=0`, then `clientmove clid=4 cid=765` answered by
+   * `notifyclientmoved ctid=765 reasonid=0 clid=4` before its `error id=0`). reasonid 1 (moved by
+   * someone else, with invokerid) is what the client library enums name; not checked here.
+   */
+  private notifyMoved(c: FakeClient, reasonid: 0 | 1): void {
+    const invoker = reasonid === 1 ? ' invokerid=1 invokername=serveradmin invokeruid=serveradmin' : '';
+    for (const w of this.channelSubscribed)
+      w.write(`notifyclientmoved ctid=${c.cid} reasonid=${reasonid}${invoker} clid=${c.clid}\n\r`);
+  }
+
   enter(uid: string, name: string): FakeClient {
-    const c: FakeClient = { clid: this.nextClid++, uid, name, type: 0 };
+    const c: FakeClient = { clid: this.nextClid++, uid, name, type: 0, cid: FAKE_DEFAULT_CHANNEL };
     this.clients.push(c);
     // [Manual] servernotifyregister: events arrive as `notify<event>` lines, unasked and without
     // an `error` line; the fields are those of clientinfo plus cfid/ctid/reasonid.
@@ -209,6 +270,7 @@ export class FakeServerQuery {
   private forget(writer: Writer): void {
     this.writers.delete(writer);
     this.subscribed.delete(writer);
+    this.channelSubscribed.delete(writer);
   }
 
   /** [Manual] flood protection, counted over every session (one source address). */
@@ -230,6 +292,78 @@ export class FakeServerQuery {
     return null;
   }
 
+  /**
+   * [Manual] channelcreate channel_name={channelName} [channel_properties…] → `cid=16`. The parent
+   * is `cpid` (0 or absent: top level); [Errors] 768 for a parent that does not exist, 771 when a
+   * sibling has the name (names are unique per parent). Without channel_flag_permanent or
+   * channel_flag_semi_permanent the channel is temporary.
+   */
+  private channelCreate(args: Record<string, string>, w: Writer): Reply {
+    const pid = Number(args.cpid ?? 0);
+    if (!args.channel_name) return [1538, 'invalid parameter'];
+    if (pid !== 0 && !this.channels.some((ch) => ch.cid === pid)) return [768, 'invalid channelID'];
+    if (this.channels.some((ch) => ch.pid === pid && ch.name === args.channel_name))
+      return [771, 'channel name is already in use'];
+    const ch: FakeChannel = {
+      cid: this.nextCid++,
+      pid,
+      name: args.channel_name,
+      semiPermanent: args.channel_flag_semi_permanent === '1',
+      permanent: args.channel_flag_permanent === '1',
+    };
+    this.channels.push(ch);
+    w.write(`cid=${ch.cid}\n\r`);
+    return null;
+  }
+
+  /**
+   * [Manual] channeldelete cid={channelID} force={1|0}: "If force is set to 1, the channel will be
+   * deleted even if there are clients within" (they are moved to the default channel); [Errors] 768
+   * for an unknown cid, 772 "channel not empty" without force. Sub-channels go with it.
+   */
+  private channelDelete(args: Record<string, string>): Reply {
+    const cid = Number(args.cid);
+    if (!this.channels.some((ch) => ch.cid === cid)) return [768, 'invalid channelID'];
+    const gone = new Set([cid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const ch of this.channels)
+        if (gone.has(ch.pid) && !gone.has(ch.cid)) {
+          gone.add(ch.cid);
+          grew = true;
+        }
+    }
+    const inside = this.clients.filter((c) => gone.has(c.cid));
+    if (inside.length > 0 && args.force !== '1') return [772, 'channel not empty'];
+    for (const c of inside) {
+      c.cid = FAKE_DEFAULT_CHANNEL;
+      this.notifyMoved(c, 1);
+    }
+    this.channels.splice(0, this.channels.length, ...this.channels.filter((ch) => !gone.has(ch.cid)));
+    return null;
+  }
+
+  /**
+   * [Manual] clientmove cid={channelID} [cpw=…] clid={clientID}… (`clientmove cid=3 clid=5|clid=6`):
+   * [Errors] 768 for an unknown channel, 512 for an unknown clid, 770 when the one client moved is
+   * in that channel already. Not checked against a real server: whether one unknown clid among
+   * several fails the whole command; here it does, and nobody is moved.
+   */
+  private clientMove(records: Array<Record<string, string>>): Reply {
+    const cid = Number(records[0]?.cid);
+    if (!this.channels.some((ch) => ch.cid === cid)) return [768, 'invalid channelID'];
+    const targets = records.map((r) => this.clients.find((c) => String(c.clid) === r.clid));
+    if (targets.length === 0 || targets.some((c) => c === undefined)) return [512, 'invalid clientID'];
+    const found = targets as FakeClient[];
+    if (found.length === 1 && found[0].cid === cid) return [770, 'already member of channel'];
+    for (const c of found) {
+      c.cid = cid;
+      this.notifyMoved(c, 1);
+    }
+    this.moves.push({ cid, clids: found.map((c) => c.clid) });
+    return null;
+  }
+
   /** A query session on `w`; returns the function that takes incoming text. */
   private session(w: Writer, viaSsh: boolean): (text: string) => void {
     this.connections++;
@@ -243,6 +377,7 @@ export class FakeServerQuery {
     // [Manual] "Escaping": \\ \/ \s \p \a \b \f \n \r \t \v in parameters and replies.
     const fail = (id: number, msg: string, extra?: string) =>
       w.write(`error id=${id} msg=${tsEscape(msg)}${extra ? ` extra_msg=${tsEscape(extra)}` : ''}\n\r`);
+    const reply = (r: Reply) => (r ? fail(r[0], r[1]) : ok());
     const handle = (line: string) => {
       this.commands.push(line);
       const [cmd, ...rest] = line.split(' ');
@@ -259,7 +394,8 @@ export class FakeServerQuery {
         fail(524, 'client is flooding', `please wait ${banned} seconds`);
         return;
       }
-      const args = parseRecords(rest.filter((r) => !r.startsWith('-')).join(' '))[0] ?? {};
+      const records = parseRecords(rest.filter((r) => !r.startsWith('-')).join(' '));
+      const args = records[0] ?? {};
       if (cmd === 'login') {
         // [Manual] login client_login_name=… client_login_password=…; 520 on bad credentials.
         if (args.client_login_name === 'serveradmin' && args.client_login_password === this.password) {
@@ -293,7 +429,10 @@ export class FakeServerQuery {
           ok();
           break;
         case 'servernotifyregister':
-          this.subscribed.add(w);
+          // [Manual] servernotifyregister event={server|channel|…} [id={channelID}]: channel events
+          // with id=0 cover every channel.
+          if (args.event === 'channel') this.channelSubscribed.add(w);
+          else this.subscribed.add(w);
           ok();
           break;
         case 'clientlist': {
@@ -302,7 +441,7 @@ export class FakeServerQuery {
           const data = this.clients
             .map(
               (c) =>
-                `clid=${c.clid} cid=1 client_database_id=${c.clid} client_nickname=${tsEscape(c.name)} client_type=${c.type}${
+                `clid=${c.clid} cid=${c.cid} client_database_id=${c.clid} client_nickname=${tsEscape(c.name)} client_type=${c.type}${
                   withUid ? ` client_unique_identifier=${tsEscape(c.uid)}` : ''
                 }`,
             )
@@ -321,6 +460,30 @@ export class FakeServerQuery {
             this.messages.push({ target: Number(args.target), msg: args.msg });
             ok();
           }
+          break;
+        case 'channellist':
+          // [Manual] channellist: `cid=15 pid=0 channel_order=0 channel_name=Default\sChannel
+          // … total_clients=2|cid=16 …`.
+          w.write(
+            `${this.channels
+              .map(
+                (ch) =>
+                  `cid=${ch.cid} pid=${ch.pid} channel_order=0 channel_name=${tsEscape(ch.name)} total_clients=${
+                    this.clients.filter((c) => c.cid === ch.cid).length
+                  }`,
+              )
+              .join('|')}\n\r`,
+          );
+          ok();
+          break;
+        case 'channelcreate':
+          reply(this.channelCreate(args, w));
+          break;
+        case 'channeldelete':
+          reply(this.channelDelete(args));
+          break;
+        case 'clientmove':
+          reply(this.clientMove(records));
           break;
         default:
           fail(256, 'command not found');

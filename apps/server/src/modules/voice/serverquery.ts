@@ -31,6 +31,10 @@ import { EventEmitter } from 'node:events';
 import { HostKeyMismatchError, type QueryTransport, RawTcpTransport, SshTransport } from './transport';
 import {
   PresenceEmitter,
+  type VoiceChannel,
+  VoiceChannelMissingError,
+  VoiceChannelNameInUseError,
+  type VoiceClientPlace,
   type VoiceIdentity,
   VoiceIdentityNotConnectedError,
   type VoiceServer,
@@ -81,13 +85,19 @@ export function parseRecords(line: string): QueryRecord[] {
   });
 }
 
-export function formatCommand(
-  name: string,
-  params: Record<string, string | number | undefined> = {},
-  flags: string[] = [],
-): string {
+export type QueryParams = Record<string, string | number | readonly (string | number)[] | undefined>;
+
+/**
+ * `name k=v … -flag`; an array value repeats its key as records joined by `|` (ServerQuery manual, "Command
+ * Syntax", e.g. `clientmove cid=3 clid=5|clid=6`).
+ */
+export function formatCommand(name: string, params: QueryParams = {}, flags: string[] = []): string {
   const parts = [name];
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) parts.push(`${k}=${tsEscape(String(v))}`);
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    const values = Array.isArray(v) ? v : [v];
+    parts.push(values.map((one) => `${k}=${tsEscape(String(one))}`).join('|'));
+  }
   for (const f of flags) parts.push(`-${f}`);
   return parts.join(' ');
 }
@@ -242,11 +252,7 @@ export class ServerQueryConnection extends EventEmitter {
   }
 
   /** Sends one command and resolves with its records (empty for no data or an empty result set). */
-  command(
-    name: string,
-    params?: Record<string, string | number | undefined>,
-    flags?: string[],
-  ): Promise<QueryRecord[]> {
+  command(name: string, params?: QueryParams, flags?: string[]): Promise<QueryRecord[]> {
     if (this.closed || this.closeReason)
       return Promise.reject(this.closeReason ?? new ServerQueryClosedError());
     return new Promise((resolve, reject) => {
@@ -324,10 +330,15 @@ export class ServerQueryConnection extends EventEmitter {
     this.opts.limiter.record();
     this.transport.write(`${next.line}\n`);
     this.commandTimer = setTimeout(() => {
-      this.commandTimer = null;
-      const err = new ServerQueryTimeoutError(next.name, this.opts.timeoutMs);
-      this.opts.log?.warn({ command: next.name, timeoutMs: this.opts.timeoutMs }, err.message);
-      this.reset(err);
+      // After a busy stretch the timer phase comes before the socket is read: let the I/O phase
+      // read what already arrived (setImmediate runs after it) before calling the command lost.
+      setImmediate(() => {
+        if (this.current !== next || this.closed) return;
+        this.commandTimer = null;
+        const err = new ServerQueryTimeoutError(next.name, this.opts.timeoutMs);
+        this.opts.log?.warn({ command: next.name, timeoutMs: this.opts.timeoutMs }, err.message);
+        this.reset(err);
+      });
     }, this.opts.timeoutMs);
   }
 
@@ -432,6 +443,8 @@ export interface TeamSpeakOptions {
   reconnectMs?: number;
   /** Over SSH: quiet time after the welcome before the first command (default 150 ms). */
   settleMs?: number;
+  /** The cid under which match channels are made (TEAMSPEAK_CHANNEL_PARENT); unset: off. */
+  channelParent?: number;
   now?: () => number;
   log?: {
     info(obj: object, msg: string): void;
@@ -443,7 +456,16 @@ export interface TeamSpeakOptions {
 interface Client {
   uid: string;
   name: string;
+  /** The channel the client is in (clientlist `cid`, the `ctid` of an enter or a move). */
+  cid: number;
 }
+
+/** TeamSpeak error ids met by the channel commands (tsproto-structs declarations/Errors.csv). */
+const INVALID_CLIENT_ID = 512;
+const INVALID_CHANNEL_ID = 768;
+const ALREADY_MEMBER_OF_CHANNEL = 770;
+const CHANNEL_NAME_IN_USE = 771;
+const isQueryError = (err: unknown, id: number) => err instanceof ServerQueryError && err.id === id;
 
 export class TeamSpeakVoiceServer implements VoiceServer {
   readonly kind = 'teamspeak' as const;
@@ -541,6 +563,9 @@ export class TeamSpeakVoiceServer implements VoiceServer {
       await conn.command('use', { sid: this.opts.sid });
       await conn.command('clientupdate', { client_nickname: this.opts.nickname }).catch(() => undefined);
       await conn.command('servernotifyregister', { event: 'server' });
+      // Match channels: every channel's events, so the cache follows clients changing channel.
+      if (this.opts.channelParent !== undefined)
+        await conn.command('servernotifyregister', { event: 'channel', id: 0 });
       // A new session starts from an empty view: read it now (still through the limiter).
       await this.refresh();
       this.reconnectDelay = this.opts.reconnectMs ?? 1_000;
@@ -631,7 +656,11 @@ export class TeamSpeakVoiceServer implements VoiceServer {
     const next = new Map<string, Client>();
     for (const r of rows) {
       if (r.client_type !== '0' || !r.clid || !r.client_unique_identifier) continue;
-      next.set(r.clid, { uid: r.client_unique_identifier, name: r.client_nickname ?? '' });
+      next.set(r.clid, {
+        uid: r.client_unique_identifier,
+        name: r.client_nickname ?? '',
+        cid: Number(r.cid ?? 0),
+      });
     }
     this.clients = next;
     const after = this.onlineIdentities();
@@ -646,9 +675,17 @@ export class TeamSpeakVoiceServer implements VoiceServer {
     if (event === 'notifycliententerview') {
       if (r.client_type !== '0' || !r.clid || !r.client_unique_identifier) return;
       const wasOnline = this.onlineIdentities().has(r.client_unique_identifier);
-      this.clients.set(r.clid, { uid: r.client_unique_identifier, name: r.client_nickname ?? '' });
+      this.clients.set(r.clid, {
+        uid: r.client_unique_identifier,
+        name: r.client_nickname ?? '',
+        cid: Number(r.ctid ?? 0),
+      });
       if (!wasOnline)
         this.presence.emit({ id: r.client_unique_identifier, name: r.client_nickname ?? '', online: true });
+    } else if (event === 'notifyclientmoved') {
+      // Sent with channel events (registered when match channels are on).
+      const c = r.clid ? this.clients.get(r.clid) : undefined;
+      if (c && r.ctid) c.cid = Number(r.ctid);
     } else if (event === 'notifyclientleftview') {
       const c = r.clid ? this.clients.get(r.clid) : undefined;
       if (!c) return;
@@ -658,7 +695,12 @@ export class TeamSpeakVoiceServer implements VoiceServer {
   }
 
   private unavailable(err: unknown): never {
-    if (err instanceof VoiceIdentityNotConnectedError || err instanceof VoiceServerUnavailableError)
+    if (
+      err instanceof VoiceIdentityNotConnectedError ||
+      err instanceof VoiceServerUnavailableError ||
+      err instanceof VoiceChannelMissingError ||
+      err instanceof VoiceChannelNameInUseError
+    )
       throw err;
     throw new VoiceServerUnavailableError(err instanceof Error ? err.message : String(err), { cause: err });
   }
@@ -701,5 +743,91 @@ export class TeamSpeakVoiceServer implements VoiceServer {
 
   onPresence(fn: Parameters<VoiceServer['onPresence']>[0]): void {
     this.presence.on(fn);
+  }
+
+  matchChannelParent(): number | null {
+    return this.opts.channelParent ?? null;
+  }
+
+  private connection(): ServerQueryConnection {
+    if (!this.conn) throw new ServerQueryClosedError('TeamSpeak ServerQuery is not connected');
+    return this.conn;
+  }
+
+  async listChannels(): Promise<VoiceChannel[]> {
+    try {
+      // ServerQuery manual, channellist: `cid=… pid=… channel_order=… channel_name=… total_clients=…|…`.
+      const rows = await this.connection().command('channellist');
+      return rows.map((r) => ({
+        id: Number(r.cid),
+        parentId: Number(r.pid ?? 0),
+        name: r.channel_name ?? '',
+      }));
+    } catch (err) {
+      return this.unavailable(err);
+    }
+  }
+
+  async createChannel(name: string, parentId: number): Promise<number> {
+    try {
+      // ServerQuery manual, channelcreate channel_name=… [channel_properties…] answers `cid=<new id>`.
+      // Semi-permanent: it stays while empty (a temporary one would go with its last client) and is
+      // gone after a server restart, so a forgotten one does not outlive the TeamSpeak process.
+      const [row] = await this.connection().command('channelcreate', {
+        channel_name: name,
+        cpid: parentId,
+        channel_flag_semi_permanent: 1,
+      });
+      const cid = Number(row?.cid);
+      if (!Number.isInteger(cid) || cid <= 0)
+        throw new Error(`channelcreate answered no cid: ${JSON.stringify(row)}`);
+      return cid;
+    } catch (err) {
+      if (isQueryError(err, CHANNEL_NAME_IN_USE)) throw new VoiceChannelNameInUseError(name);
+      if (isQueryError(err, INVALID_CHANNEL_ID)) throw new VoiceChannelMissingError(parentId);
+      return this.unavailable(err);
+    }
+  }
+
+  async deleteChannel(channelId: number): Promise<void> {
+    try {
+      // ServerQuery manual, channeldelete cid=… force=1: deleted even with clients in it.
+      await this.connection().command('channeldelete', { cid: channelId, force: 1 });
+    } catch (err) {
+      if (isQueryError(err, INVALID_CHANNEL_ID)) return; // gone already (a server restart)
+      this.unavailable(err);
+    }
+  }
+
+  async clientPlaces(): Promise<VoiceClientPlace[]> {
+    const clients = await this.clientMap(false).catch((err) => this.unavailable(err));
+    return [...clients].map(([clid, c]) => ({ clientId: Number(clid), identityId: c.uid, channelId: c.cid }));
+  }
+
+  async moveClients(clientIds: number[], channelId: number): Promise<void> {
+    if (clientIds.length === 0) return;
+    try {
+      const conn = this.connection();
+      try {
+        // ServerQuery manual, clientmove cid=… clid=…|clid=…: one command for them all.
+        await conn.command('clientmove', { cid: channelId, clid: clientIds });
+      } catch (err) {
+        // One of them left meanwhile (512): the others one by one, skipping who is gone or there.
+        if (!isQueryError(err, INVALID_CLIENT_ID) || clientIds.length === 1) throw err;
+        for (const clid of clientIds)
+          await conn.command('clientmove', { cid: channelId, clid }).catch((one) => {
+            if (!isQueryError(one, INVALID_CLIENT_ID) && !isQueryError(one, ALREADY_MEMBER_OF_CHANNEL))
+              throw one;
+          });
+      }
+      for (const clid of clientIds) {
+        const c = this.clients.get(String(clid));
+        if (c) c.cid = channelId;
+      }
+    } catch (err) {
+      if (isQueryError(err, INVALID_CHANNEL_ID)) throw new VoiceChannelMissingError(channelId);
+      if (isQueryError(err, INVALID_CLIENT_ID) || isQueryError(err, ALREADY_MEMBER_OF_CHANNEL)) return;
+      this.unavailable(err);
+    }
   }
 }

@@ -34,6 +34,34 @@ export class VoiceServerUnavailableError extends AppError {
   }
 }
 
+/** A channel of the voice server (TeamSpeak: cid, pid = parent cid, 0 at the top). */
+export interface VoiceChannel {
+  id: number;
+  parentId: number;
+  name: string;
+}
+
+/** Where one connected client (TeamSpeak: clid) of an identity is: its channel. */
+export interface VoiceClientPlace {
+  clientId: number;
+  identityId: string;
+  channelId: number;
+}
+
+/** A sibling of the new channel has that name already (TeamSpeak error 771). */
+export class VoiceChannelNameInUseError extends Error {
+  constructor(readonly channelName: string) {
+    super(`voice channel name in use: ${channelName}`);
+  }
+}
+
+/** The channel does not exist (any more) (TeamSpeak error 768, e.g. after a server restart). */
+export class VoiceChannelMissingError extends Error {
+  constructor(readonly channelId: number) {
+    super(`voice channel ${channelId} does not exist`);
+  }
+}
+
 export interface VoiceServer {
   readonly kind: 'simulated' | 'teamspeak';
   /** Connects (TeamSpeak: in the background, retrying); called when the app is ready. */
@@ -45,6 +73,23 @@ export interface VoiceServer {
   /** A private text message from the bot; throws VoiceIdentityNotConnectedError when not connected. */
   sendPrivateMessage(identityId: string, text: string): Promise<void>;
   onPresence(fn: (event: VoicePresenceEvent) => void | Promise<void>): void;
+  /** The channel under which match channels are made; null: match channels are off. */
+  matchChannelParent(): number | null;
+  listChannels(): Promise<VoiceChannel[]>;
+  /**
+   * A semi-permanent channel under `parentId` (kept while empty, gone at a voice-server restart);
+   * its id. Throws VoiceChannelNameInUseError when a sibling has the name.
+   */
+  createChannel(name: string, parentId: number): Promise<number>;
+  /** Deletes the channel even with clients in it (they go to the default channel); gone already is fine. */
+  deleteChannel(channelId: number): Promise<void>;
+  /** Every connected voice client and its channel. */
+  clientPlaces(): Promise<VoiceClientPlace[]>;
+  /**
+   * Moves the clients into the channel; clients gone meanwhile are skipped. Throws
+   * VoiceChannelMissingError when the channel does not exist.
+   */
+  moveClients(clientIds: number[], channelId: number): Promise<void>;
 }
 
 /** Shared presence fan-out for both implementations. */
