@@ -180,6 +180,13 @@ const envSchema = z.object({
   TEAMSPEAK_SID: z.coerce.number().int().min(1).default(1),
   TEAMSPEAK_NICKNAME: z.string().default('openpug'),
   TEAMSPEAK_KEEPALIVE_MS: ms.default(180_000),
+  /**
+   * A channel per team while a match is live, created under this channel (its cid) and deleted
+   * after the match; unset: off with TeamSpeak (the simulator always has its own "Matches" channel).
+   */
+  TEAMSPEAK_CHANNEL_PARENT: z.coerce.number().int().min(1).optional(),
+  /** How often a live match's team channels are checked: late joiners moved, members shown (ms). */
+  VOICE_CHANNEL_POLL_MS: z.coerce.number().int().min(500).default(5_000),
   /** WhatsApp Business Cloud API: with WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID set, messages go out; else the dev outbox. */
   WHATSAPP_TOKEN: z.string().optional(),
   WHATSAPP_PHONE_NUMBER_ID: z.string().optional(),

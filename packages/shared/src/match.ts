@@ -96,6 +96,17 @@ export const matchConnectSchema = z.object({
 });
 export type MatchConnect = z.infer<typeof matchConnectSchema>;
 
+/**
+ * While live, with match voice channels on (docs/contract.md §7): each team's TeamSpeak channel
+ * and the user ids of the team's linked players the voice server shows in it (as of the last poll).
+ */
+export const matchVoiceChannelSchema = z.object({ name: z.string(), members: z.array(z.string()) });
+export const matchVoiceSchema = z.object({
+  teamOne: matchVoiceChannelSchema.nullable(),
+  teamTwo: matchVoiceChannelSchema.nullable(),
+});
+export type MatchVoice = z.infer<typeof matchVoiceSchema>;
+
 export const matchStateSchema = z.object({
   _id: z.string(),
   status: matchStatusSchema,
@@ -127,6 +138,8 @@ export const matchStateSchema = z.object({
     .object({ deadline: z.number(), slots: z.array(z.string()) })
     .nullable()
     .optional(),
+  /** While live and the match has voice channels: the team channels and who is in them. */
+  voice: matchVoiceSchema.nullable().optional(),
 });
 export type MatchState = z.infer<typeof matchStateSchema>;
 

@@ -23,4 +23,5 @@ export * from '../modules/queue/schema';
 export * from '../modules/ranking/schema';
 export * from '../modules/reports/schema';
 export * from '../modules/steam/schema';
+export * from '../modules/voice/schema';
 export * from '../modules/whatsapp/schema';

@@ -36,7 +36,7 @@ const legal: Record<string, string> = {
   'allocating staleTimeout': `cancelled ${ended}`,
   'allocating swap': 'allocating',
   'waiting serverSet': 'waiting armLiveDeadline',
-  'waiting wentLive': 'live disarmLiveDeadline',
+  'waiting wentLive': 'live disarmLiveDeadline,openVoiceChannels',
   'waiting serverMoved': 'allocating dropDeadlines',
   'waiting finish': `finished ${ended}`,
   'waiting cancel': `cancelled ${ended}`,

@@ -76,6 +76,8 @@ export const MATCH_EFFECTS = [
   'endDeadlines',
   /** Bus `match.ended` after commit: the server is freed, listeners learn the match is over. */
   'announceEnded',
+  /** Job `voice.channels` (when match voice channels are on): a TeamSpeak channel per team. */
+  'openVoiceChannels',
 ] as const;
 export type MatchEffect = (typeof MATCH_EFFECTS)[number];
 
@@ -109,7 +111,7 @@ export const MATCH_TRANSITIONS: TransitionTable<MatchLifecycleState, MatchEvent,
   },
   waiting: {
     serverSet: setServer,
-    wentLive: { to: 'live', effects: ['disarmLiveDeadline'] },
+    wentLive: { to: 'live', effects: ['disarmLiveDeadline', 'openVoiceChannels'] },
     serverMoved: move,
     finish,
     cancel: over,

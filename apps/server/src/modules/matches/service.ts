@@ -45,6 +45,7 @@ import {
 } from '../accounts/service';
 import { allocateJob } from '../gameservers/routes';
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
+import { openVoiceChannels, voiceStateOf } from '../voice/channels';
 import { fairestPick } from './fairness';
 import {
   MATCH_START,
@@ -163,6 +164,9 @@ export async function runMatchEffects(
       case 'announceEnded':
         announceEnded(ctx, after, matchId, statusOf(transition.to) as OverMatchStatus, opts.reason ?? null);
         break;
+      case 'openVoiceChannels':
+        await openVoiceChannels(ctx, tx, after, matchId);
+        break;
     }
   }
 }
@@ -208,7 +212,10 @@ export async function getMatchState(
   const participant = !!viewerId && found.players.some((p) => p.userId === viewerId && isRostered(p));
   const connect = await connectStateOf(ctx, ctx.db, found.match, found.players);
   const live = await leaverStateOf(ctx, ctx.db, found.match, found.players);
-  return buildState(found.match, found.players, participant, connect, live);
+  const state = buildState(found.match, found.players, participant, connect, live);
+  // Like server.connect, the team channels reach only the players (a spectator could listen in).
+  if (participant) state.voice = await voiceStateOf(ctx.db, found.match);
+  return state;
 }
 
 /** The map pool for a new match: MATCH_MAP_POOL if set, else the active stored maps. */
@@ -241,7 +248,10 @@ export async function publishState(ctx: AppContext, matchId: string): Promise<vo
   if (sockets.length === 0) return;
   const connect = await connectStateOf(ctx, ctx.db, found.match, found.players);
   const live = await leaverStateOf(ctx, ctx.db, found.match, found.players);
-  const full = buildState(found.match, found.players, true, connect, live);
+  const full = {
+    ...buildState(found.match, found.players, true, connect, live),
+    voice: await voiceStateOf(ctx.db, found.match),
+  };
   const open = buildState(found.match, found.players, false, connect, live);
   for (const s of sockets) s.emit('MATCH_STATE', s.data.userId && members.has(s.data.userId) ? full : open);
 }

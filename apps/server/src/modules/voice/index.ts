@@ -9,6 +9,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { findUserByTeamSpeakId } from '../accounts/service';
 import { storeOutboxMessage } from '../mail/mailer';
+import { armCleanup, closeMatchChannels, voiceChannelsJob, voiceCleanupJob } from './channels';
 import { TeamSpeakVoiceServer } from './serverquery';
 import { SimulatedVoiceServer } from './simulated';
 import type { VoiceServer } from './types';
@@ -39,6 +40,7 @@ export function createVoiceServer(
       username: config.TEAMSPEAK_USER,
       password: config.TEAMSPEAK_PASSWORD,
       sid: config.TEAMSPEAK_SID,
+      channelParent: config.TEAMSPEAK_CHANNEL_PARENT,
       nickname: config.TEAMSPEAK_NICKNAME,
       keepaliveMs: config.TEAMSPEAK_KEEPALIVE_MS,
       log,
@@ -67,8 +69,17 @@ export function voiceModule(ctx: AppContext): FastifyPluginAsyncZod {
       if (!user) return;
       await ctx.bus.emit('status.patch', { userId: user.id, patch: { teamSpeak: event.online } });
     });
+    ctx.jobs.register(voiceChannelsJob, voiceCleanupJob);
+    // Not awaited: a slow voice server must not hold up the other match.ended listeners.
+    ctx.bus.on('match.ended', ({ matchId }) => {
+      closeMatchChannels(ctx, matchId).catch((err) =>
+        ctx.log.warn({ err, matchId }, 'match voice channels: close failed'),
+      );
+    });
     app.addHook('onReady', async () => {
       await ctx.voice.start();
+      // Channels of matches that ended while this instance was down (or a delete that failed).
+      await armCleanup(ctx, ctx.clock.now());
     });
     app.addHook('onClose', async () => {
       await ctx.voice.close();
