@@ -34,11 +34,15 @@ export async function signUpAdmin(request: APIRequestContext): Promise<Player> {
   };
 }
 
-/** Ten bots play from the queue to a live (active) match; returns the players, bots and match id. */
+/**
+ * Ten bots play from the queue to a live (active) match; returns the players, bots and match id.
+ * `onMatch` runs once the match exists, before the veto (e.g. to open its room in browsers).
+ */
 export async function botsToLiveMatch(
   request: APIRequestContext,
   baseURL: string,
   prefix: string,
+  onMatch?: (matchId: string, players: Player[]) => Promise<void>,
 ): Promise<{ players: Player[]; bots: Bot[]; matchId: string }> {
   const players = await Promise.all(
     Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `${prefix}${i}x`)),
@@ -63,6 +67,7 @@ export async function botsToLiveMatch(
       return matchId;
     })
     .not.toBe('');
+  await onMatch?.(matchId, players);
   for (;;) {
     const state = await matchState(request, matchId);
     if (state.status !== 'playerveto' && state.status !== 'mapveto') break;

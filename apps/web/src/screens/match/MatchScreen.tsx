@@ -29,6 +29,7 @@ import { LeaversPanel } from './LeaversPanel';
 import { HelpButton, MapPanel, Scoreboard, ServerBox } from './Live';
 import { MapVeto, PickPool, TeamColumn, TurnBanner } from './Lobby';
 import { MatchHeader, TEAM_COLOURS } from './MatchHeader';
+import { VoicePanel } from './VoicePanel';
 
 const MatchChat = lazy(() => import('../../features/chat/MatchChat').then((m) => ({ default: m.MatchChat })));
 
@@ -212,6 +213,11 @@ function Room({ matchId }: { matchId: string }) {
                     </Panel>
                   )}
                 </Box>
+              )}
+              {state.status === 'active' && state.voice && (
+                <Panel title={t('match.voice.title')}>
+                  <VoicePanel state={state} />
+                </Panel>
               )}
               {state.status === 'playerveto' && (
                 <Panel>
