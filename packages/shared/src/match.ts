@@ -97,8 +97,9 @@ export const matchConnectSchema = z.object({
 export type MatchConnect = z.infer<typeof matchConnectSchema>;
 
 /**
- * While live, with match voice channels on (docs/contract.md §7): each team's TeamSpeak channel
- * and the user ids of the team's linked players the voice server shows in it (as of the last poll).
+ * While live, with match voice channels on (docs/contract.md §4 "Match voice channels"): each
+ * team's TeamSpeak channel and the user ids of the team's players the voice server shows in it
+ * (as of the last poll).
  */
 export const matchVoiceChannelSchema = z.object({ name: z.string(), members: z.array(z.string()) });
 export const matchVoiceSchema = z.object({

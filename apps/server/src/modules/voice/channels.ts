@@ -1,5 +1,5 @@
 /**
- * A TeamSpeak channel per team (docs/contract.md §7, "Match voice channels"). When a match goes
+ * A TeamSpeak channel per team (docs/contract.md §4 "Match voice channels"). When a match goes
  * live (lifecycle effect `openVoiceChannels`) job `voice.channels` starts for it: each run re-arms
  * itself VOICE_CHANNEL_POLL_MS later and, after commit, syncs the match — creates the two channels
  * under the parent if missing, moves every rostered player's voice client that is not in its

@@ -1,5 +1,5 @@
 /**
- * A live match's TeamSpeak channels (MATCH_STATE.voice, participants only; docs/contract.md §7
+ * A live match's TeamSpeak channels (MATCH_STATE.voice, participants only; docs/contract.md §4
  * "Match voice channels"): each team's channel name and which of its players the voice server
  * shows in it, as of the server's last poll.
  */
