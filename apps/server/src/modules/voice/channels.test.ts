@@ -160,6 +160,7 @@ describe('a TeamSpeak channel per team (fake ServerQuery, simulator)', () => {
 
     // A late joiner enters the default channel and is moved at the next poll, not before.
     const late = fake.enter(uids[7], roster[7].name);
+    await vi.waitFor(async () => expect(await voice().isConnected(uids[7])).toBe(true)); // its enter notification
     await advance(ROUND_MS);
     expect(clientOf(late.clid)?.cid).toBe(FAKE_DEFAULT_CHANNEL);
     await advance(POLL_MS);
@@ -170,6 +171,11 @@ describe('a TeamSpeak channel per team (fake ServerQuery, simulator)', () => {
 
     // A player who walks out on purpose is left there, and no longer shown in the channel.
     fake.switchChannel(early[1].client.clid, FAKE_DEFAULT_CHANNEL);
+    await vi.waitFor(async () =>
+      expect((await voice().clientPlaces()).find((p) => p.clientId === early[1].client.clid)?.channelId).toBe(
+        FAKE_DEFAULT_CHANNEL,
+      ),
+    ); // its notifyclientmoved
     await advance(POLL_MS);
     expect(clientOf(early[1].client.clid)?.cid).toBe(FAKE_DEFAULT_CHANNEL);
     expect((await stateFor(matchId, roster[1])).voice?.[teamOfUser(roster[1].id)]?.members).not.toContain(

@@ -12,8 +12,8 @@
  * failure is only logged. On TeamSpeak every command passes the ServerQuery flood limiter; one
  * run costs at most one `clientlist` (shared by all matches for 2 s) and one `clientmove` per team.
  */
-import type { TeamKey } from '@openpug/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import type { MatchVoice, TeamKey } from '@openpug/shared';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
@@ -24,7 +24,7 @@ import { matches } from '../matches/schema';
 import { loadMatch, publishState } from '../matches/service';
 import { isRostered, type MatchRow } from '../matches/state';
 import { voiceChannels } from './schema';
-import { VoiceChannelMissingError, VoiceChannelNameInUseError } from './types';
+import { VoiceChannelMissingError, VoiceChannelNameInUseError, type VoiceClientPlace } from './types';
 
 const TEAMS: readonly TeamKey[] = ['teamOne', 'teamTwo'];
 /** Every match channel's name starts so; the sweep deletes only channels named like this. */
@@ -117,65 +117,66 @@ async function syncOnce(ctx: AppContext, matchId: string): Promise<void> {
   if (parent === null || !found || matchStateOf(found.match) !== 'live') return;
   const { rows, created } = await ensureChannels(ctx, found.match, parent);
   const roster = found.players.filter(isRostered);
-  const identities = new Map(
-    (
-      await findUsersByIds(
-        ctx.db,
-        roster.map((p) => p.userId),
-      )
-    )
-      .filter((u) => u.teamSpeakId)
-      .map((u) => [u.teamSpeakId as string, u.id]),
-  );
-  const teamOf = new Map(roster.map((p) => [p.userId, p.team as TeamKey]));
+  const who: Who = {
+    userOf: await userByIdentity(
+      ctx.db,
+      roster.map((p) => p.userId),
+    ),
+    teamOf: new Map(roster.map((p) => [p.userId, p.team as TeamKey])),
+  };
   const places = await ctx.voice.clientPlaces();
   let changed = created;
-  for (const row of rows) {
-    const toMove = places.filter((p) => {
-      const userId = identities.get(p.identityId);
-      return (
-        userId !== undefined &&
-        teamOf.get(userId) === row.team &&
-        p.channelId !== row.channelId &&
-        !row.moved.includes(p.clientId)
-      );
-    });
-    let moved: number[] = [];
-    if (toMove.length > 0) {
-      try {
-        await ctx.voice.moveClients(
-          toMove.map((p) => p.clientId),
-          row.channelId,
-        );
-        moved = toMove.map((p) => p.clientId);
-        for (const p of toMove) p.channelId = row.channelId;
-      } catch (err) {
-        if (!(err instanceof VoiceChannelMissingError)) throw err;
-        // Gone under us (a voice-server restart): forget it, the next poll makes it again.
-        await ctx.db
-          .delete(voiceChannels)
-          .where(and(eq(voiceChannels.matchId, matchId), eq(voiceChannels.team, row.team)));
-        changed = true;
-        continue;
-      }
-    }
-    const members = [
-      ...new Set(
-        places
-          .filter((p) => p.channelId === row.channelId)
-          .flatMap((p) => identities.get(p.identityId) ?? [])
-          .filter((userId) => teamOf.get(userId) === row.team),
-      ),
-    ].sort();
-    if (moved.length > 0 || members.join() !== row.members.join()) {
-      await ctx.db
-        .update(voiceChannels)
-        .set({ members, moved: [...row.moved, ...moved] })
-        .where(and(eq(voiceChannels.matchId, matchId), eq(voiceChannels.team, row.team)));
-      if (members.join() !== row.members.join()) changed = true;
-    }
-  }
+  for (const row of rows) if (await syncTeam(ctx, row, places, who)) changed = true;
   if (changed) await publishState(ctx, matchId);
+}
+
+/** Which rostered user an identity is (linked identities only), and each user's team. */
+interface Who {
+  userOf: Map<string, string>;
+  teamOf: Map<string, TeamKey>;
+}
+
+async function userByIdentity(db: Db, userIds: string[]): Promise<Map<string, string>> {
+  const linked = (await findUsersByIds(db, userIds)).filter((u) => u.teamSpeakId);
+  return new Map(linked.map((u) => [u.teamSpeakId as string, u.id]));
+}
+
+/**
+ * One team: moves its players' clients that openpug never moved into the channel, then stores who
+ * is in it. `places` is updated with the moves. True when what the room shows changed.
+ */
+async function syncTeam(ctx: AppContext, row: ChannelRow, places: VoiceClientPlace[], who: Who) {
+  const ofTeam = (p: VoiceClientPlace) => {
+    const userId = who.userOf.get(p.identityId);
+    return userId !== undefined && who.teamOf.get(userId) === row.team;
+  };
+  const toMove = places.filter(
+    (p) => ofTeam(p) && p.channelId !== row.channelId && !row.moved.includes(p.clientId),
+  );
+  const where = and(eq(voiceChannels.matchId, row.matchId), eq(voiceChannels.team, row.team));
+  if (toMove.length > 0) {
+    try {
+      await ctx.voice.moveClients(
+        toMove.map((p) => p.clientId),
+        row.channelId,
+      );
+    } catch (err) {
+      if (!(err instanceof VoiceChannelMissingError)) throw err;
+      // Gone under us (a voice-server restart): forget it, the next poll makes it again.
+      await ctx.db.delete(voiceChannels).where(where);
+      return true;
+    }
+    for (const p of toMove) p.channelId = row.channelId;
+  }
+  const inChannel = places.filter((p) => p.channelId === row.channelId && ofTeam(p));
+  const members = [...new Set(inChannel.map((p) => who.userOf.get(p.identityId) as string))].sort();
+  const membersChanged = members.join() !== row.members.join();
+  if (toMove.length > 0 || membersChanged)
+    await ctx.db
+      .update(voiceChannels)
+      .set({ members, moved: [...row.moved, ...toMove.map((p) => p.clientId)] })
+      .where(where);
+  return membersChanged;
 }
 
 /** The match's channel rows, creating the channels that are missing; `created`: some were. */
@@ -243,32 +244,17 @@ export async function closeMatchChannels(ctx: AppContext, matchId: string): Prom
  * False when the voice server did not answer.
  */
 export async function sweepChannels(ctx: AppContext): Promise<boolean> {
-  const parent = ctx.voice.matchChannelParent();
   try {
+    const active = await ctx.db.select().from(matches).where(eq(matches.status, 'active'));
+    const liveIds = new Set(active.filter((m) => matchStateOf(m) === 'live').map((m) => m.id));
     const rows = await ctx.db.select().from(voiceChannels);
-    const ids = [...new Set(rows.map((r) => r.matchId))];
-    const liveIds = new Set(
-      ids.length === 0
-        ? []
-        : (await ctx.db.select().from(matches).where(inArray(matches.id, ids)))
-            .filter((m) => matchStateOf(m) === 'live')
-            .map((m) => m.id),
-    );
     for (const row of rows.filter((r) => !liveIds.has(r.matchId))) {
       await ctx.voice.deleteChannel(row.channelId);
       await ctx.db
         .delete(voiceChannels)
         .where(and(eq(voiceChannels.matchId, row.matchId), eq(voiceChannels.team, row.team)));
     }
-    if (parent === null) return true;
-    const known = new Set(rows.filter((r) => liveIds.has(r.matchId)).map((r) => r.channelId));
-    const active = await ctx.db.select().from(matches).where(eq(matches.status, 'active'));
-    const liveShort = new Set(active.filter((m) => matchStateOf(m) === 'live').map((m) => m.id.slice(0, 8)));
-    for (const ch of await ctx.voice.listChannels()) {
-      if (ch.parentId !== parent || !ch.name.startsWith(CHANNEL_PREFIX) || known.has(ch.id)) continue;
-      const short = ch.name.slice(CHANNEL_PREFIX.length, CHANNEL_PREFIX.length + 8);
-      if (!liveShort.has(short)) await ctx.voice.deleteChannel(ch.id);
-    }
+    await deleteStrays(ctx, liveIds);
     return true;
   } catch (err) {
     ctx.log.warn({ err }, 'match voice channels: sweep failed; retrying later');
@@ -276,8 +262,20 @@ export async function sweepChannels(ctx: AppContext): Promise<boolean> {
   }
 }
 
+/** Channels under the parent named `openpug #<id>` whose match (by its first 8 characters) is not live. */
+async function deleteStrays(ctx: AppContext, liveIds: Set<string>): Promise<void> {
+  const parent = ctx.voice.matchChannelParent();
+  if (parent === null) return;
+  const liveShort = new Set([...liveIds].map((id) => id.slice(0, 8)));
+  for (const ch of await ctx.voice.listChannels()) {
+    if (ch.parentId !== parent || !ch.name.startsWith(CHANNEL_PREFIX)) continue;
+    const short = ch.name.slice(CHANNEL_PREFIX.length, CHANNEL_PREFIX.length + 8);
+    if (!liveShort.has(short)) await ctx.voice.deleteChannel(ch.id);
+  }
+}
+
 /** For the match state: the channels and their members while the match is live, else null. */
-export async function voiceStateOf(db: Db, match: MatchRow) {
+export async function voiceStateOf(db: Db, match: MatchRow): Promise<MatchVoice | null> {
   if (matchStateOf(match) !== 'live') return null;
   const rows = await db.select().from(voiceChannels).where(eq(voiceChannels.matchId, match.id));
   if (rows.length === 0) return null;
