@@ -327,7 +327,6 @@ export class ServerQueryConnection extends EventEmitter {
     this.current = next;
     next.data = [];
     next.attempts++;
-    this.opts.limiter.record();
     this.transport.write(`${next.line}\n`);
     this.commandTimer = setTimeout(() => {
       // After a busy stretch the timer phase comes before the socket is read: let the I/O phase
@@ -335,6 +334,7 @@ export class ServerQueryConnection extends EventEmitter {
       setImmediate(() => {
         if (this.current !== next || this.closed) return;
         this.commandTimer = null;
+        this.opts.limiter.record();
         const err = new ServerQueryTimeoutError(next.name, this.opts.timeoutMs);
         this.opts.log?.warn({ command: next.name, timeoutMs: this.opts.timeoutMs }, err.message);
         this.reset(err);
@@ -392,6 +392,9 @@ export class ServerQueryConnection extends EventEmitter {
     if (line.startsWith('error ')) {
       const rec = parseRecords(line.slice(6))[0] ?? {};
       const id = Number(rec.id);
+      // Counted when answered: the server saw it somewhere between sending and now, and the later
+      // time keeps the window safe when the link (or this process) was slow to pass it on.
+      this.opts.limiter.record();
       this.clearCommandTimer();
       this.current = null;
       if (id === 0) current.resolve(current.data);
