@@ -1,5 +1,5 @@
 /**
- * Match voice channels on the simulated TeamSpeak (docs/contract.md §7, "Match voice channels"):
+ * Match voice channels on the simulated TeamSpeak (docs/contract.md §4 "Match voice channels"):
  * ten players with linked, connected voice identities play a match; when it goes live every
  * player's room shows both team channels (`openpug #<match> <team>`) with all ten players in
  * them, and once the match is over the panel is gone (the channels are deleted).
