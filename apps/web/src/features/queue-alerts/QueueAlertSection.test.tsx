@@ -75,7 +75,7 @@ describe('settings: notify me at N/10', () => {
       quietHours: { from: 22, to: 7 },
       timeZone: browserTimeZone(),
     });
-  });
+  }, 20_000); // two MUI selects and four clicks: past the 5 s default on a loaded machine
 
   it('refuses quiet hours that start and end at the same hour before sending', async () => {
     const fetch = await renderSection({
