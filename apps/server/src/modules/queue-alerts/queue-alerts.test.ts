@@ -22,6 +22,7 @@ import { listOutbox } from '../mail/mailer';
 import { startFakePushService } from '../mobile/fake-push';
 import { notificationsSettled } from '../notify/deliver';
 import { COUNT_BROADCAST_MS, joinQueue, leaveQueue, readyQueue } from '../queue/service';
+import { startFakeCloudApi } from '../whatsapp/fake-cloud-api';
 import { checkJob, QUEUE_ALERT_CHECK_MS } from './service';
 
 let n = 0;
@@ -263,6 +264,53 @@ describe('channels', () => {
       ]);
     } finally {
       await push.close();
+    }
+  });
+  it('goes to WhatsApp as the approved queue_alert template: the count and the join link', async () => {
+    let t: TestApp | undefined;
+    const meta = await startFakeCloudApi({
+      token: 'tok-q',
+      phoneNumberId: '777',
+      appSecret: 'app-secret-q',
+      templates: { openpug_queue_alert: { languages: ['en_US', 'de'], bodyParams: 2 } },
+      deliver: async (payload, headers) =>
+        (await (t as TestApp).app.inject({ method: 'POST', url: '/api/whatsapp/webhook', payload, headers }))
+          .statusCode,
+    });
+    try {
+      const started = await app({
+        WHATSAPP_TOKEN: 'tok-q',
+        WHATSAPP_PHONE_NUMBER_ID: '777',
+        WHATSAPP_API_URL: meta.url,
+        WHATSAPP_APP_SECRET: 'app-secret-q',
+        PUBLIC_URL: 'https://pug.example',
+      });
+      t = started.t;
+      const b = await player(t, { phone: '+491709876543', whatsAppEnabled: true });
+      expect((await put(t, b, alert(1, ['whatsapp']))).statusCode).toBe(200);
+      const [p1] = await players(t, 1);
+      await joinQueue(t.app.ctx, p1.id);
+      await check(t, started.clock);
+      expect(meta.requests.map((r) => [r.answered, r.body.template])).toEqual([
+        [
+          200,
+          {
+            name: 'openpug_queue_alert',
+            language: { code: 'en_US' },
+            components: [
+              {
+                type: 'body',
+                parameters: [
+                  { type: 'text', text: '1' },
+                  { type: 'text', text: 'https://pug.example/m?queue=join' },
+                ],
+              },
+            ],
+          },
+        ],
+      ]);
+    } finally {
+      await meta.close();
     }
   });
 });
