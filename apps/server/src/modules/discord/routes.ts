@@ -15,6 +15,7 @@ import {
   discordRedeemBodySchema,
   discordStatusResponseSchema,
   discordUnlinkResponseSchema,
+  type Locale,
   successResponseSchema,
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -58,21 +59,30 @@ function botSecretMatches(header: string | undefined, secret: string): boolean {
   return sameSecret((header ?? '').replace(/^Bot\s+/i, ''), secret);
 }
 
+/** A DM to every user of `userIds` with a linked Discord account, in their language (background, retried). */
+export function notifyDiscord(
+  ctx: AppContext,
+  userIds: readonly string[],
+  text: (locale: Locale) => string,
+): void {
+  inBackground(ctx, 'discord fan-out', async () => {
+    for (const row of await findUsersByIds(ctx.db, userIds)) {
+      if (!row.discordId) continue;
+      const discordId = row.discordId;
+      const message = text(localeOfRow(row.locale));
+      deliverInBackground(ctx, `discord ${row.id}`, () =>
+        discordSender(ctx).sendDirect(discordId, message, row.id),
+      );
+    }
+  });
+}
+
 export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
   const auth = { preValidation: requireAuth } as const;
 
   ctx.bus.on('queue.phaseStarted', ({ playerIds, deadline }) => {
-    inBackground(ctx, 'discord fan-out', async () => {
-      const seconds = Math.max(1, Math.round((deadline - ctx.clock.now()) / 1000));
-      for (const row of await findUsersByIds(ctx.db, playerIds)) {
-        if (!row.discordId) continue;
-        const discordId = row.discordId;
-        const text = notifyTexts(localeOfRow(row.locale)).gameFound(seconds);
-        deliverInBackground(ctx, `discord ${row.id}`, () =>
-          discordSender(ctx).sendDirect(discordId, text, row.id),
-        );
-      }
-    });
+    const seconds = Math.max(1, Math.round((deadline - ctx.clock.now()) / 1000));
+    notifyDiscord(ctx, playerIds, (locale) => notifyTexts(locale).gameFound(seconds));
   });
 
   return async (app) => {

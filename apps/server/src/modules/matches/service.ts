@@ -198,6 +198,23 @@ export async function findLiveMatchId(db: Db, userId: string): Promise<string | 
   return row?.id ?? null;
 }
 
+/** Which of these players are rostered in a live match (findLiveMatchId for many). */
+export async function inLiveMatchAmong(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: matchPlayers.userId })
+    .from(matchPlayers)
+    .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+    .where(
+      and(
+        inArray(matchPlayers.userId, [...userIds]),
+        isNull(matchPlayers.replacedAt),
+        inArray(matches.status, [...LIVE_MATCH_STATUSES]),
+      ),
+    );
+  return new Set(rows.map((r) => r.userId));
+}
+
 export async function getMatchState(
   ctx: AppContext,
   matchId: string,

@@ -404,6 +404,16 @@ export async function isQueued(db: Db, userId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** Which of these players are queued (in an accept phase or not). */
+export async function queuedAmong(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: queueEntries.userId })
+    .from(queueEntries)
+    .where(inArray(queueEntries.userId, [...userIds]));
+  return new Set(rows.map((r) => r.userId));
+}
+
 /**
  * A queued player outside an accept phase leaves the queue to substitute in a match, in the
  * caller's transaction (under the queue lock): no miss. False when they are not queued that way.
