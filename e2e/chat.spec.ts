@@ -8,12 +8,7 @@ import { expect, test } from '@playwright/test';
 import { chatWindow, friendMenu, TINY_PNG } from './helpers/chat';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
 
-// FIXME (session 6): flaky on main after this session's merges: in 2 of 3 fresh-clone runs (and
-// alone once) B's launcher never showed the unread count of A's first direct message within 15 s
-// (line "B was invited and joined automatically"). It passes on e136e8c and on each merged branch
-// alone; the cause is in their combination and not found yet. Parked so CI stays meaningful; the
-// next session's first task.
-test.fixme('two friends chat directly and in the global room', async ({ browser, request }) => {
+test('two friends chat directly and in the global room', async ({ browser, request }) => {
   test.setTimeout(90_000);
   const ann = await signUpPlayer(request, 'Ann');
   const ben = await signUpPlayer(request, 'Ben');
@@ -37,7 +32,8 @@ test.fixme('two friends chat directly and in the global room', async ({ browser,
   await aw.getByTestId('chat-input').press('Enter');
   await expect(aw.getByTestId('chat-message').filter({ hasText: 'Hello Ben!' })).toBeVisible();
 
-  // B was invited and joined automatically; the unread message shows on the chat launcher.
+  // B was invited and joined automatically; the unread message shows on the chat launcher, also
+  // when B's chat joined after the message was sent (it counts from the invite).
   await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
 
   // B opens the direct chat from the friends sidebar and reads it: the count clears.

@@ -83,7 +83,9 @@ function useReadMarker(room: Room | null): () => void {
       const lastEvent = [...events].reverse().find((e) => e.getId() && !e.status);
       const id = lastEvent?.getId();
       if (!lastEvent || !id) return;
-      if (room.getEventReadUpTo(c.getUserId() ?? '') === id) return;
+      // Only a receipt the server has counts: after a late join the latest event is my own join,
+      // which matrix-js-sdk marks read by itself, and a message before it would stay unread.
+      if (room.getEventReadUpTo(c.getUserId() ?? '', true) === id) return;
       void c
         .setRoomReadMarkers(room.roomId, id, lastEvent)
         .catch((err) => console.error('[chat] read marker', err));
