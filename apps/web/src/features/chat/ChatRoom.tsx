@@ -319,6 +319,20 @@ function RoomBody({ room, variant, captain }: { room: Room; variant: ChatVariant
     if (document.visibilityState === 'visible' && document.hasFocus()) markRead();
   }, [events, markRead]);
 
+  // Messages that arrived while the player was in another tab or window were left unread (above):
+  // coming back to the open room reads them.
+  useEffect(() => {
+    const onBack = () => {
+      if (document.visibilityState === 'visible') markRead();
+    };
+    window.addEventListener('focus', onBack);
+    document.addEventListener('visibilitychange', onBack);
+    return () => {
+      window.removeEventListener('focus', onBack);
+      document.removeEventListener('visibilitychange', onBack);
+    };
+  }, [markRead]);
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
