@@ -131,3 +131,36 @@ test('two friends chat directly and in the global room', async ({ browser, reque
   await a.context.close();
   await b.context.close();
 });
+
+test("a friend's first direct message, sent while one was offline, is unread on coming online", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const ann = await signUpPlayer(request, 'Ann');
+  const ben = await signUpPlayer(request, 'Ben');
+  await befriend(request, ann, ben);
+  const a = await openAs(browser, ann);
+  await a.page.goto('/home');
+  await friendMenu(a.page, ben.name, 'Send Message');
+  const aw = chatWindow(a.page);
+  await expect(aw.getByTestId('chat-empty')).toHaveText('this room is empty');
+  await aw.getByTestId('chat-input').fill('Are you there?');
+  await aw.getByTestId('chat-input').press('Enter');
+  await expect(aw.getByTestId('chat-message').filter({ hasText: 'Are you there?' })).toBeVisible();
+
+  // B comes online only now: B's chat joins the invite after the message, which still counts.
+  const b = await openAs(browser, ben);
+  await b.page.goto('/home');
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
+  // The launcher opens that room; reading it clears the count (the latest event is B's own join).
+  await b.page.getByTestId('chat-launcher').click();
+  const bw = chatWindow(b.page);
+  await expect(bw.getByTestId('chat-message').filter({ hasText: 'Are you there?' })).toBeVisible();
+  await bw.getByTestId('chat-timeline').hover();
+  await bw.getByTestId('chat-close').click();
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveCount(0, { timeout: 15_000 });
+
+  await a.context.close();
+  await b.context.close();
+});
