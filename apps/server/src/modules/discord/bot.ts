@@ -8,7 +8,7 @@
  *   the REST API (rest.ts).
  * Without a token, 'game found' for linked users lands in the dev outbox (channel discord).
  */
-import { DISCORD_QUEUE_SUBCOMMANDS } from '@openpug/shared';
+import { DISCORD_QUEUE_SUBCOMMANDS, type Locale } from '@openpug/shared';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { storeOutboxMessage } from '../mail/mailer';
@@ -43,26 +43,20 @@ export function outboxDiscordSender(ctx: AppContext): DiscordSender {
   };
 }
 
-/** What `/link <code>` answers (also used by tests, without Discord). */
+/** What `/link <code>` answers, in the caller's Discord language (also used by tests, without Discord). */
 export async function handleLinkCommand(
   ctx: AppContext,
   discordUserId: string,
   code: string,
+  locale: Locale = 'en',
 ): Promise<{ ok: boolean; reply: string }> {
+  const t = botTexts(locale);
   try {
     await redeemDiscordCode(ctx, code, discordUserId);
-    return {
-      ok: true,
-      reply: 'Your Discord account is now linked to openpug. You will get a message when a game is found.',
-    };
+    return { ok: true, reply: t.linked };
   } catch (err) {
-    if (err instanceof AppError && err.status === 409)
-      return { ok: false, reply: 'This Discord account is already linked to another openpug account.' };
-    if (err instanceof AppError)
-      return {
-        ok: false,
-        reply: 'This code is unknown, expired or already used. Create a new one in your openpug settings.',
-      };
+    if (err instanceof AppError && err.status === 409) return { ok: false, reply: t.linkTaken };
+    if (err instanceof AppError) return { ok: false, reply: t.linkCodeUnknown };
     throw err;
   }
 }
@@ -70,6 +64,7 @@ export async function handleLinkCommand(
 /** What the /link handler uses of a discord.js ChatInputCommandInteraction (tests pass a stub). */
 export interface LinkInteraction {
   readonly user: { readonly id: string };
+  readonly locale?: string;
   readonly options: { getString(name: string, required: true): string };
   deferReply(options: { flags: number }): Promise<unknown>;
   editReply(options: { content: string }): Promise<unknown>;
@@ -125,11 +120,13 @@ async function acknowledgeThenAnswer<T>(
 
 /** `/link <code>`: deferReply (ephemeral) before any database work, then editReply with the result. */
 export function onLinkInteraction(ctx: AppContext, interaction: LinkInteraction, log: Log): Promise<void> {
+  const locale = localeOfDiscord(interaction.locale);
   return acknowledgeThenAnswer(log, '/link', {
     acknowledge: () => interaction.deferReply({ flags: EPHEMERAL }),
     work: async () =>
-      (await handleLinkCommand(ctx, interaction.user.id, interaction.options.getString('code', true))).reply,
-    failed: 'Something went wrong. Please try again in a minute.',
+      (await handleLinkCommand(ctx, interaction.user.id, interaction.options.getString('code', true), locale))
+        .reply,
+    failed: botTexts(locale).failed,
     answer: (content) => interaction.editReply({ content }),
   });
 }

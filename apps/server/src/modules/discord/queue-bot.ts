@@ -81,6 +81,7 @@ async function statusText(ctx: AppContext, userId: string, t: BotTexts): Promise
   const lines = [t.status(state.count), state.inQueue ? t.statusIn : t.statusOut];
   if (state.phase) lines.push(t.statusPhase(state.phase.deadline));
   if (state.matchId) lines.push(t.statusMatch(matchUrl(ctx, state.matchId)));
+  if (state.cooldown) lines.push(t.statusCooldown(state.cooldown.endsAt));
   return lines.join('\n');
 }
 

@@ -142,6 +142,12 @@ describe('the bot on the gateway', () => {
     expect(i.reply?.content).toMatch(/now linked/);
     expect(await queue({ discordId: '899999999999999990' }, 'join')).toMatch(/^You are in the queue/);
     expect((await queueState(t.app.ctx, u.id)).inQueue).toBe(true);
+
+    // A used code, answered in the caller's Discord language.
+    fake.setLocale('899999999999999991', 'de');
+    expect((await fake.slash('899999999999999991', `link ${code}`)).reply?.content).toBe(
+      'Dieser Code ist unbekannt, abgelaufen oder schon benutzt. Erstelle in deinen openpug-Einstellungen einen neuen.',
+    );
   });
 });
 
@@ -304,6 +310,9 @@ describe('the accept phase in Discord', () => {
     expect(cooldown).not.toBeNull();
     expect(await queue(ps[3], 'join')).toBe(
       `Du hast gerade eine Warteschlangen-Sperre. Sie endet <t:${Math.ceil((cooldown?.endsAt ?? 0) / 1000)}:R>.`,
+    );
+    expect(await queue(ps[3], 'status')).toBe(
+      `Warteschlange: 9/10.\nDu bist nicht in der Warteschlange.\nDu hast eine Warteschlangen-Sperre; sie endet <t:${Math.ceil((cooldown?.endsAt ?? 0) / 1000)}:R>.`,
     );
     expect(await inQueue(ps[3])).toBe(false);
   });

@@ -10,6 +10,10 @@ const when = (ms: number) => `<t:${Math.ceil(ms / 1000)}:R>`;
 
 const TEXTS = {
   en: {
+    linked: 'Your Discord account is now linked to openpug. You will get a message when a game is found.',
+    linkTaken: 'This Discord account is already linked to another openpug account.',
+    linkCodeUnknown:
+      'This code is unknown, expired or already used. Create a new one in your openpug settings.',
     notLinked: (url: string) =>
       `Your Discord account is not linked to openpug yet. Open ${url}, create a link code under Discord and send it here with /link <code>.`,
     settingsHint: (url: string) => `Fix it in your settings: ${url}`,
@@ -23,6 +27,7 @@ const TEXTS = {
     statusPhase: (deadline: number) =>
       `A match was found: accept it in your direct messages or on the website before ${when(deadline)}.`,
     statusMatch: (url: string) => `You are in a live match: ${url}`,
+    statusCooldown: (ends: number) => `You are on a queue cooldown; it ends ${when(ends)}.`,
     failed: 'Something went wrong. Please try again in a minute.',
     prompt: (deadline: number) =>
       `**openpug: game found!** Accept ${when(deadline)}. Declining or not answering costs you your place in the queue and a short queue cooldown.`,
@@ -40,6 +45,11 @@ const TEXTS = {
     badButton: 'This button is not valid.',
   },
   de: {
+    linked:
+      'Dein Discord-Konto ist jetzt mit openpug verknüpft. Du bekommst eine Nachricht, wenn ein Spiel gefunden ist.',
+    linkTaken: 'Dieses Discord-Konto ist bereits mit einem anderen openpug-Konto verknüpft.',
+    linkCodeUnknown:
+      'Dieser Code ist unbekannt, abgelaufen oder schon benutzt. Erstelle in deinen openpug-Einstellungen einen neuen.',
     notLinked: (url: string) =>
       `Dein Discord-Konto ist noch nicht mit openpug verknüpft. Öffne ${url}, erstelle unter Discord einen Verknüpfungscode und schick ihn hier mit /link <code>.`,
     settingsHint: (url: string) => `Das kannst du in deinen Einstellungen ändern: ${url}`,
@@ -53,6 +63,7 @@ const TEXTS = {
     statusPhase: (deadline: number) =>
       `Ein Match wurde gefunden: nimm es in deinen Direktnachrichten oder auf der Website an, bevor die Zeit ${when(deadline)} abläuft.`,
     statusMatch: (url: string) => `Du bist in einem laufenden Match: ${url}`,
+    statusCooldown: (ends: number) => `Du hast eine Warteschlangen-Sperre; sie endet ${when(ends)}.`,
     failed: 'Etwas ist schiefgegangen. Bitte versuch es in einer Minute noch einmal.',
     prompt: (deadline: number) =>
       `**openpug: Spiel gefunden!** Die Zeit zum Annehmen endet ${when(deadline)}. Wer ablehnt oder nicht antwortet, verliert seinen Platz in der Warteschlange und bekommt eine kurze Sperre.`,
