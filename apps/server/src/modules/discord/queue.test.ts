@@ -22,6 +22,7 @@ import { notificationsSettled } from '../notify/deliver';
 import { lastTabClosed } from '../queue/routes';
 import { queueEntries } from '../queue/schema';
 import { leaveQueue, queueState } from '../queue/service';
+import { onQueueInteraction, type QueueInteraction } from './bot';
 import { type FakeDiscord, type FakeMessage, startFakeDiscord } from './fake-discord';
 import { answerAcceptButton } from './queue-bot';
 import { generateDiscordCode } from './service';
@@ -203,6 +204,28 @@ describe('/queue join, leave, status', () => {
     await createSanction(t.app.ctx, admin.id, p.id, { kind: 'ban', minutes: 60, reason: 'toxic in voice' });
     expect(await queue(p, 'join')).toBe('You are banned');
     expect(await inQueue(p)).toBe(false);
+  });
+
+  it('acknowledges before any work: when the acknowledgement fails (over 3 s, answered elsewhere) nobody joins', async () => {
+    const p = await player();
+    const calls: string[] = [];
+    const interaction = (ackFails: boolean): QueueInteraction => ({
+      user: { id: p.discordId },
+      locale: 'en-US',
+      options: { getSubcommand: () => 'join' },
+      deferReply: async (o) => {
+        calls.push(`defer ${o.flags}`);
+        if (ackFails) throw new Error('Unknown interaction');
+      },
+      editReply: async (o) => void calls.push(`edit ${o.content.slice(0, 20)}`),
+    });
+    const log = { info: () => {}, error: () => {} };
+    await onQueueInteraction(t.app.ctx, interaction(true), log);
+    expect(calls).toEqual(['defer 64']);
+    expect(await inQueue(p)).toBe(false);
+    await onQueueInteraction(t.app.ctx, interaction(false), log);
+    expect(calls).toEqual(['defer 64', 'defer 64', 'edit You are in the queue']);
+    expect(await inQueue(p)).toBe(true);
   });
 
   it('a Discord place needs no tab: the tab-gone grace leaves it alone', async () => {
