@@ -20,7 +20,7 @@ import {
 import { createSanction } from '../moderation/service';
 import { notificationsSettled } from '../notify/deliver';
 import { lastTabClosed } from '../queue/routes';
-import { queueEntries } from '../queue/schema';
+import { acceptPhases, queueEntries } from '../queue/schema';
 import { leaveQueue, queueState } from '../queue/service';
 import { onQueueInteraction, type QueueInteraction } from './bot';
 import { type FakeDiscord, type FakeMessage, startFakeDiscord } from './fake-discord';
@@ -401,6 +401,22 @@ describe('the accept phase in Discord', () => {
     // The DM is as it was, and nobody accepted.
     expect(buttonIds(promptOf(victim))).toHaveLength(2);
     expect((await queueState(t.app.ctx, ps[0].id)).phase?.players.some((x) => x.accepted)).toBe(false);
+  });
+
+  it('a phase that ended while its DM was on the way: the DM is edited at once, no buttons left', async () => {
+    const p = await player();
+    const phaseId = '00000000-0000-4000-8000-0000000000aa';
+    const now = clock.now();
+    await t.app.ctx.db
+      .insert(acceptPhases)
+      .values({ id: phaseId, createdAt: now, deadline: now + 30_000, playerIds: [p.id], status: 'declined' });
+    await t.app.ctx.bus.emit('queue.phaseStarted', { phaseId, playerIds: [p.id], deadline: now + 30_000 });
+    await notificationsSettled(t.app.ctx);
+    expect(fake.delivered(p.discordId)).toHaveLength(1);
+    expect(promptOf(p)).toMatchObject({
+      content: 'This match can no longer be accepted: the accept phase is over.',
+      components: [],
+    });
   });
 
   it('button ids are validated: malformed or foreign ids are refused without touching the queue', async () => {
