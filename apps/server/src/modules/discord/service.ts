@@ -4,6 +4,8 @@
  * one conditional UPDATE and sets the user's discordId.
  * DM failures: `recordDmFailure` keeps the last refused DM (JSON error 50007) for Settings;
  * a delivered DM, a re-link and an unlink clear it.
+ * Accept-phase DMs: `rememberAcceptDm` keeps where each went, `takeAcceptDms` hands them over once
+ * (to edit them when the phase ends).
  */
 import { createHash, randomInt } from 'node:crypto';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
@@ -11,7 +13,7 @@ import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
 import { users } from '../accounts/schema';
 import { updateUser } from '../accounts/service';
-import { discordDmFailures, discordLinkCodes } from './schema';
+import { discordAcceptDms, discordDmFailures, discordLinkCodes } from './schema';
 
 export const DISCORD_CODE_TTL_MS = 10 * 60_000;
 /** No 0/O/1/I/L: easy to type into Discord. */
@@ -106,4 +108,21 @@ export async function dmFailedAt(
     .from(discordDmFailures)
     .where(and(eq(discordDmFailures.userId, userId), eq(discordDmFailures.discordId, discordId)));
   return row ? row.failedAt.getTime() : null;
+}
+
+/** Where the accept-phase DM to `userId` went (to edit it when the phase ends). */
+export async function rememberAcceptDm(
+  ctx: AppContext,
+  row: { phaseId: string; userId: string; channelId: string; messageId: string },
+): Promise<void> {
+  await ctx.db.insert(discordAcceptDms).values(row).onConflictDoNothing();
+}
+
+/** The phase's DMs (or the one to `userId`), deleted as they are read: each is edited once, by whoever takes it. */
+export function takeAcceptDms(ctx: AppContext, phaseId: string, userId?: string) {
+  const ofPhase = eq(discordAcceptDms.phaseId, phaseId);
+  return ctx.db
+    .delete(discordAcceptDms)
+    .where(userId ? and(ofPhase, eq(discordAcceptDms.userId, userId)) : ofPhase)
+    .returning();
 }
