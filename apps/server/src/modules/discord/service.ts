@@ -6,11 +6,10 @@
  * a delivered DM, a re-link and an unlink clear it.
  */
 import { createHash, randomInt } from 'node:crypto';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
-import { users } from '../accounts/schema';
-import { updateUser } from '../accounts/service';
+import { findUserByDiscordId, updateUser } from '../accounts/service';
 import { discordDmFailures, discordLinkCodes } from './schema';
 
 export const DISCORD_CODE_TTL_MS = 10 * 60_000;
@@ -53,11 +52,9 @@ export async function redeemDiscordCode(
   );
   const [pending] = await ctx.db.select().from(discordLinkCodes).where(valid);
   if (!pending) throw notFound('NOT_FOUND_OR_ALREADY_USED');
-  const [taken] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.discordId, discordId), ne(users.id, pending.userId)));
-  if (taken) throw conflict('DISCORD_ALREADY_LINKED');
+  // discord_id is unique: the one holder, if it is not the user linking now, keeps it.
+  const holder = await findUserByDiscordId(ctx.db, discordId);
+  if (holder && holder.id !== pending.userId) throw conflict('DISCORD_ALREADY_LINKED');
   const [row] = await ctx.db.update(discordLinkCodes).set({ usedAt: now }).where(valid).returning();
   if (!row) throw notFound('NOT_FOUND_OR_ALREADY_USED');
   try {

@@ -1,0 +1,5 @@
+// Through the other module's entry: allowed.
+import { countBetaRows } from '../beta';
+import { alphaRows } from './schema';
+
+export const alphaSummary = () => `${alphaRows.name}: ${countBetaRows()}`;

@@ -1,0 +1,3 @@
+import { betaRows } from './schema';
+
+export const countBetaRows = () => betaRows.name.length;
