@@ -39,8 +39,8 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('module boundaries', () => {
     expect(violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort()).toEqual(
       [
         `server-foreign-tables: ${server}/modules/alpha/bad-table.ts → ${server}/modules/beta/schema.ts`,
-        `server-module-internals: ${server}/modules/alpha/bad-internal.ts → ${server}/modules/beta/service.ts`,
-        `server-outside-internals: ${server}/bad-outside.ts → ${server}/modules/beta/service.ts`,
+        `server-module-internals: ${server}/modules/alpha/bad-internal.ts → ${server}/modules/beta/helpers.ts`,
+        `server-outside-internals: ${server}/bad-outside.ts → ${server}/modules/beta/helpers.ts`,
         `web-feature-internals: ${web}/features/one/bad-internal.ts → ${web}/features/two/store.ts`,
       ].sort(),
     );

@@ -1,4 +1,4 @@
-// Code outside the modules reaches into a module's service file.
-import { countBetaRows } from './modules/beta/service';
+// Code outside the modules reaches into a module's internal file.
+import { twiceOf } from './modules/beta/helpers';
 
-export const outside = () => countBetaRows();
+export const outside = () => twiceOf(2);

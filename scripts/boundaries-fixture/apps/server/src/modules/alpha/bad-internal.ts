@@ -1,4 +1,4 @@
-// Reaches into another module's service file instead of its entry.
-import { countBetaRows } from '../beta/service';
+// Reaches into another module's internal file instead of its entry (service.ts or index.ts).
+import { twiceOf } from '../beta/helpers';
 
-export const twice = () => 2 * countBetaRows();
+export const twice = () => twiceOf(1);
