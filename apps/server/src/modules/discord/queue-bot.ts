@@ -13,17 +13,18 @@ import {
   discordQueueSubcommandSchema,
   type Locale,
 } from '@openpug/shared';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
-import { users } from '../accounts/schema';
-import { localeOfRow } from '../notify/deliver';
-import { acceptPhases, queueEntries } from '../queue/schema';
+import { findUserByDiscordId } from '../accounts/service';
+import { localeOfRow } from '../notify';
 import {
+  acceptedCountOf,
+  acceptPhaseById,
   declineQueue,
   joinQueue,
   leaveQueue,
   type PhaseEnded,
+  phaseIdOfPlayer,
   queueState,
   readyQueue,
 } from '../queue/service';
@@ -52,10 +53,7 @@ export interface DiscordCaller {
 
 /** The openpug account linked to a Discord user, with the language to answer in. */
 async function linkedPlayer(ctx: AppContext, caller: DiscordCaller) {
-  const [row] = await ctx.db
-    .select({ id: users.id, locale: users.locale })
-    .from(users)
-    .where(eq(users.discordId, caller.discordId));
+  const row = await findUserByDiscordId(ctx.db, caller.discordId);
   return row ? { id: row.id, locale: localeOfRow(row.locale) } : null;
 }
 
@@ -193,11 +191,7 @@ export async function answerAcceptButton(
 }
 
 async function inOpenPhase(ctx: AppContext, userId: string, phaseId: string): Promise<boolean> {
-  const [entry] = await ctx.db
-    .select({ phaseId: queueEntries.phaseId })
-    .from(queueEntries)
-    .where(eq(queueEntries.userId, userId));
-  return entry?.phaseId === phaseId;
+  return (await phaseIdOfPlayer(ctx.db, userId)) === phaseId;
 }
 
 async function press(
@@ -212,7 +206,7 @@ async function press(
     return endedFor(ctx, locale, { phaseId, playerIds: [], outcome: 'declined', declinedBy: userId }, userId);
   }
   await readyQueue(ctx, userId);
-  const [phase] = await ctx.db.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
+  const phase = await acceptPhaseById(ctx.db, phaseId);
   if (phase?.status === 'matched' && phase.matchId)
     return endedFor(
       ctx,
@@ -228,17 +222,11 @@ async function press(
   };
 }
 
-async function acceptedCount(ctx: AppContext, phaseId: string): Promise<number> {
-  const rows = await ctx.db
-    .select({ accepted: queueEntries.accepted })
-    .from(queueEntries)
-    .where(eq(queueEntries.phaseId, phaseId));
-  return rows.filter((r) => r.accepted).length;
-}
+const acceptedCount = (ctx: AppContext, phaseId: string) => acceptedCountOf(ctx.db, phaseId);
 
 /** A press after the end: what became of the phase, for this player. */
 async function overFor(ctx: AppContext, locale: Locale, button: DiscordAcceptButton): Promise<BotMessage> {
-  const [phase] = await ctx.db.select().from(acceptPhases).where(eq(acceptPhases.id, button.phaseId));
+  const phase = await acceptPhaseById(ctx.db, button.phaseId);
   const t = botTexts(locale);
   if (phase?.status === 'matched' && phase.matchId && phase.playerIds.includes(button.userId))
     return { content: t.matched(matchUrl(ctx, phase.matchId)), components: [] };

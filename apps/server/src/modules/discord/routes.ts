@@ -20,7 +20,6 @@ import {
   type Locale,
   successResponseSchema,
 } from '@openpug/shared';
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { logOf } from '../../jobs';
@@ -30,35 +29,25 @@ import { findUsersByIds } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
-import { acceptPhases } from '../queue/schema';
-import {
-  type DiscordGateway,
-  type DiscordSender,
-  type GatewayStarter,
-  outboxDiscordSender,
-  startDiscordGateway,
-} from './bot';
+import { acceptPhaseById } from '../queue/service';
+import { type DiscordGateway, type GatewayStarter, startDiscordGateway } from './bot';
 import { LeaderElector, Lease } from './lease';
 import { endedFor, promptFor } from './queue-bot';
 import { restDiscordSender } from './rest';
 import {
+  discordSender,
   dmFailedAt,
   generateDiscordCode,
+  hasDiscordSender,
   redeemDiscordCode,
   rememberAcceptDm,
+  setDiscordSender,
   takeAcceptDms,
   unlinkDiscord,
 } from './service';
 import { botTexts } from './texts';
 
 export const GATEWAY_LEASE = 'discord-gateway';
-
-const senders = new WeakMap<AppContext, DiscordSender>();
-export const discordSender = (ctx: AppContext) => senders.get(ctx) ?? outboxDiscordSender(ctx);
-/** Tests swap the sender. */
-export function setDiscordSender(ctx: AppContext, sender: DiscordSender): void {
-  senders.set(ctx, sender);
-}
 
 const gatewayStarters = new WeakMap<AppContext, GatewayStarter>();
 /** Tests replace the gateway login (before the app is ready). */
@@ -73,24 +62,6 @@ function botSecretMatches(header: string | undefined, secret: string): boolean {
   return sameSecret((header ?? '').replace(/^Bot\s+/i, ''), secret);
 }
 
-/** A DM to every user of `userIds` with a linked Discord account, in their language (background, retried). */
-export function notifyDiscord(
-  ctx: AppContext,
-  userIds: readonly string[],
-  text: (locale: Locale) => string,
-): void {
-  inBackground(ctx, 'discord fan-out', async () => {
-    for (const row of await findUsersByIds(ctx.db, userIds)) {
-      if (!row.discordId) continue;
-      const discordId = row.discordId;
-      const message = text(localeOfRow(row.locale));
-      deliverInBackground(ctx, `discord ${row.id}`, () =>
-        discordSender(ctx).sendDirect(discordId, { content: message }, row.id).then(() => undefined),
-      );
-    }
-  });
-}
-
 /**
  * Keeps where the accept DM went. The phase may have ended while it was on its way (a quick
  * decline): then nobody will edit it later, so it says so now.
@@ -103,10 +74,7 @@ async function keepAcceptDm(
   sent: { channelId: string; messageId: string },
 ): Promise<void> {
   await rememberAcceptDm(ctx, { phaseId, userId, ...sent });
-  const [phase] = await ctx.db
-    .select({ status: acceptPhases.status })
-    .from(acceptPhases)
-    .where(eq(acceptPhases.id, phaseId));
+  const phase = await acceptPhaseById(ctx.db, phaseId);
   if (!phase || phase.status === 'open') return;
   if ((await takeAcceptDms(ctx, phaseId, userId)).length === 0) return;
   await discordSender(ctx).editDirect(sent.channelId, sent.messageId, {
@@ -170,9 +138,9 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const token = ctx.config.DISCORD_BOT_TOKEN;
     if (token) {
-      if (!senders.has(ctx)) {
+      if (!hasDiscordSender(ctx)) {
         const rest = restDiscordSender(ctx, token, app.log);
-        senders.set(ctx, rest);
+        setDiscordSender(ctx, rest);
         app.addHook('onClose', () => rest.close());
       }
       let gateway: DiscordGateway | null = null;

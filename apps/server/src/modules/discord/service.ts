@@ -8,11 +8,13 @@
  * (to edit them when the phase ends).
  */
 import { createHash, randomInt } from 'node:crypto';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import type { Locale } from '@openpug/shared';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
-import { users } from '../accounts/schema';
-import { updateUser } from '../accounts/service';
+import { findUserByDiscordId, findUsersByIds, updateUser } from '../accounts/service';
+import { deliverInBackground, inBackground, localeOfRow } from '../notify';
+import { type DiscordSender, outboxDiscordSender } from './bot';
 import { discordAcceptDms, discordDmFailures, discordLinkCodes } from './schema';
 
 export const DISCORD_CODE_TTL_MS = 10 * 60_000;
@@ -55,11 +57,9 @@ export async function redeemDiscordCode(
   );
   const [pending] = await ctx.db.select().from(discordLinkCodes).where(valid);
   if (!pending) throw notFound('NOT_FOUND_OR_ALREADY_USED');
-  const [taken] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.discordId, discordId), ne(users.id, pending.userId)));
-  if (taken) throw conflict('DISCORD_ALREADY_LINKED');
+  // discord_id is unique: the one holder, if it is not the user linking now, keeps it.
+  const holder = await findUserByDiscordId(ctx.db, discordId);
+  if (holder && holder.id !== pending.userId) throw conflict('DISCORD_ALREADY_LINKED');
   const [row] = await ctx.db.update(discordLinkCodes).set({ usedAt: now }).where(valid).returning();
   if (!row) throw notFound('NOT_FOUND_OR_ALREADY_USED');
   try {
@@ -125,4 +125,33 @@ export function takeAcceptDms(ctx: AppContext, phaseId: string, userId?: string)
     .delete(discordAcceptDms)
     .where(userId ? and(ofPhase, eq(discordAcceptDms.userId, userId)) : ofPhase)
     .returning();
+}
+
+// The sender DMs go through: the REST client once the bot is configured (routes.ts), else the
+// dev outbox; tests swap it.
+const senders = new WeakMap<AppContext, DiscordSender>();
+export const discordSender = (ctx: AppContext) => senders.get(ctx) ?? outboxDiscordSender(ctx);
+export const hasDiscordSender = (ctx: AppContext) => senders.has(ctx);
+export function setDiscordSender(ctx: AppContext, sender: DiscordSender): void {
+  senders.set(ctx, sender);
+}
+
+/** A DM to every user of `userIds` with a linked Discord account, in their language (background, retried). */
+export function notifyDiscord(
+  ctx: AppContext,
+  userIds: readonly string[],
+  text: (locale: Locale) => string,
+): void {
+  inBackground(ctx, 'discord fan-out', async () => {
+    for (const row of await findUsersByIds(ctx.db, userIds)) {
+      if (!row.discordId) continue;
+      const discordId = row.discordId;
+      const message = text(localeOfRow(row.locale));
+      deliverInBackground(ctx, `discord ${row.id}`, () =>
+        discordSender(ctx)
+          .sendDirect(discordId, { content: message }, row.id)
+          .then(() => undefined),
+      );
+    }
+  });
 }

@@ -11,7 +11,7 @@ import { errorBodySchema, queueAlertBodySchema, queueAlertSchema } from '@openpu
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { logOf } from '../../jobs';
-import { currentUserId, requireAuth } from '../auth/guard';
+import { currentUserId, requireAuth } from '../auth';
 import { checkJob, everyAlertTakes, getQueueAlert, requestCheck, setQueueAlert } from './service';
 
 /** Books the check once per burst of count changes in this process (the job's key does the rest). */

@@ -21,13 +21,12 @@ import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { conflict, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
-import { notifyDiscord } from '../discord/routes';
+import { notifyDiscord } from '../discord/service';
 import { inLiveMatchAmong } from '../matches/service';
-import { hasPushSubscription, pushToUsers } from '../mobile/push';
-import { notifyTexts } from '../notify/deliver';
+import { hasPushSubscription, pushToUsers } from '../mobile';
+import { notifyTexts } from '../notify';
 import { queueCount, queuedAmong } from '../queue/service';
-import { notifyWhatsApp } from '../whatsapp/routes';
-import { pausedUserIds } from '../whatsapp/service';
+import { notifyWhatsApp, pausedUserIds } from '../whatsapp/service';
 import {
   countEvent,
   inQuietHours,

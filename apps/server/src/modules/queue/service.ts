@@ -434,6 +434,30 @@ export async function isQueued(db: Db, userId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** The accept phase a queued player is in, or null (not queued, or waiting outside a phase). */
+export async function phaseIdOfPlayer(db: Db, userId: string): Promise<string | null> {
+  const [entry] = await db
+    .select({ phaseId: queueEntries.phaseId })
+    .from(queueEntries)
+    .where(eq(queueEntries.userId, userId));
+  return entry?.phaseId ?? null;
+}
+
+/** An accept phase as stored (status, players, the match it became), or undefined. */
+export async function acceptPhaseById(db: Db, phaseId: string) {
+  const [phase] = await db.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
+  return phase;
+}
+
+/** How many players of an accept phase have accepted so far. */
+export async function acceptedCountOf(db: Db, phaseId: string): Promise<number> {
+  const rows = await db
+    .select({ accepted: queueEntries.accepted })
+    .from(queueEntries)
+    .where(eq(queueEntries.phaseId, phaseId));
+  return rows.filter((r) => r.accepted).length;
+}
+
 /** Which of these players are queued (in an accept phase or not). */
 export async function queuedAmong(db: Db, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();

@@ -18,8 +18,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api';
-import { setSuccessMessage } from '../app-state/store';
-import { NotificationOptIn } from '../reach/acceptAlerts';
+import { setSuccessMessage } from '../app-state';
+import { NotificationOptIn } from '../reach';
 import {
   bodyOf,
   browserTimeZone,

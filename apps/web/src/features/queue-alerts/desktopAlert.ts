@@ -5,7 +5,7 @@
  */
 import type { QueueAlertPayload } from '@openpug/shared';
 import { i18n } from '../../i18n';
-import { setSuccessMessage } from '../app-state/store';
+import { setSuccessMessage } from '../app-state';
 import { useSocketEvent } from '../socket';
 import { joinFromAlert } from './joinLink';
 

@@ -6,8 +6,7 @@
  */
 import { QUEUE_JOIN_PARAM, QUEUE_JOIN_VALUE } from '@openpug/shared';
 import { useEffect } from 'react';
-import { restoreQueue, sendQueue } from '../queue/actions';
-import { useQueue } from '../queue/state';
+import { restoreQueue, sendQueue, useQueue } from '../queue';
 import { useSocketState } from '../socket';
 
 /** Whether the address asks to join; removes the parameter so a reload does not join again. */

@@ -5,8 +5,7 @@
  * match; what each surface does then (navigate, show a link) is its own. Also the queue alert's
  * desktop notification and its `?queue=join` link (features/queue-alerts).
  */
-import { useQueueAlertEvents } from '../queue-alerts/desktopAlert';
-import { useQueueJoinLink } from '../queue-alerts/joinLink';
+import { useQueueAlertEvents, useQueueJoinLink } from '../queue-alerts';
 import { useQueueSync } from '../reach/queueSync';
 import { useSocketEvent } from '../socket';
 import { markInMatch } from './actions';
