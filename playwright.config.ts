@@ -8,12 +8,58 @@ const baseURL = `http://localhost:${port}`;
 // e2e/matchzy/: only what differs there (queueing needs Steam) is tested against it.
 const matchzyPort = port + 1;
 const matchzyURL = `http://localhost:${matchzyPort}`;
+// The journeys run on two servers of their own, one worker each, so two journeys run at once
+// without sharing a queue (see `workers` below). Most journeys wait on timers, sockets and
+// animations rather than the CPU, so two at a time nearly halves the wall time on two cores.
+// These files go to the second server; the split balances the time measured in
+// bench/RESULTS.md ("npm test wall time"), and a journey must not depend on which others ran
+// before it on its server.
+const secondPort = port + 2;
+const secondURL = `http://localhost:${secondPort}`;
+const onSecondServer = [
+  'accessibility.spec.ts',
+  'substitutes.spec.ts',
+  'arena.spec.ts',
+  'chat-voice.spec.ts',
+  'competition.spec.ts',
+  'mobile.spec.ts',
+  'moderation.spec.ts',
+  'offline-shell.spec.ts',
+  'player-page.spec.ts',
+  'reports.spec.ts',
+  'social.spec.ts',
+];
+/** The server a journey set runs against: the same settings for both, on its own port. */
+function journeyServer(serverPort: number) {
+  return {
+    command: 'node e2e/serve-built.mjs',
+    url: `http://localhost:${serverPort}/api/health`,
+    // A fresh PGlite data directory takes ~10 s to initialise; a missing build adds the build.
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
+    // ADMIN_EMAILS: the competition journey's admin account.
+    // ARENA_POLL_MS: the arena journey's fake CS2 server is asked every second.
+    // MATCH_CONNECT_*: the simulated players are on the server at once and seen within half a
+    // second; a player the substitute journey keeps off is a no-show after five seconds.
+    env: {
+      E2E_PORT: String(serverPort),
+      SIM_ROUND_MS: '300',
+      MATCH_CONNECT_TIMEOUT_MS: '5000',
+      MATCH_CONNECT_POLL_MS: '500',
+      ADMIN_EMAILS: 'competition-admin@example.test',
+      ARENA_POLL_MS: '1000',
+    },
+  };
+}
 
 export default defineConfig({
   testDir: 'e2e',
-  // One worker: the journeys share one server and one queue, and two that queue ten players at
-  // the same time would draw each other's players into their accept phases.
-  workers: 1,
+  // Two workers, but one per project: journeys on one server share one queue, and two that queue
+  // ten players at the same time would draw each other's players into their accept phases.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
@@ -42,32 +88,13 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'journeys', testIgnore: 'matchzy/**' },
-    { name: 'matchzy', testMatch: 'matchzy/**/*.spec.ts', use: { baseURL: matchzyURL } },
+    { name: 'journeys', testIgnore: ['matchzy/**', ...onSecondServer], workers: 1 },
+    { name: 'journeys-2', testMatch: onSecondServer, workers: 1, use: { baseURL: secondURL } },
+    { name: 'matchzy', testMatch: 'matchzy/**/*.spec.ts', workers: 1, use: { baseURL: matchzyURL } },
   ],
   webServer: [
-    {
-      command: 'node e2e/serve-built.mjs',
-      url: `${baseURL}/api/health`,
-      // A fresh PGlite data directory takes ~10 s to initialise; a missing build adds the build.
-      timeout: 180_000,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
-      // ADMIN_EMAILS: the competition journey's admin account.
-      // ARENA_POLL_MS: the arena journey's fake CS2 server is asked every second.
-      // MATCH_CONNECT_*: the simulated players are on the server at once and seen within half a
-      // second; a player the substitute journey keeps off is a no-show after five seconds.
-      env: {
-        E2E_PORT: String(port),
-        SIM_ROUND_MS: '300',
-        MATCH_CONNECT_TIMEOUT_MS: '5000',
-        MATCH_CONNECT_POLL_MS: '500',
-        ADMIN_EMAILS: 'competition-admin@example.test',
-        ARENA_POLL_MS: '1000',
-      },
-    },
+    journeyServer(port),
+    journeyServer(secondPort),
     {
       command: 'node e2e/serve-built.mjs',
       url: `${matchzyURL}/api/health`,

@@ -3,11 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 // One Vitest run covers every workspace. The server suite runs on PGlite, and once more on real
 // PostgreSQL when TEST_DATABASE_URL is set (CI sets it).
-const serverProject = (name: string, env: Record<string, string>) => ({
+const serverProject = (name: string, env: Record<string, string>, exclude: string[] = []) => ({
   test: {
     name,
     root: 'apps/server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude,
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
     env,
@@ -20,6 +21,41 @@ const serverProject = (name: string, env: Record<string, string>) => ({
   },
 });
 
+// Files the PostgreSQL project leaves out. PGlite is PostgreSQL itself compiled to WebAssembly, so
+// SQL means the same on both; what PostgreSQL adds is the network driver, a pool of concurrent
+// connections, and a server that can restart under us. These files test nothing that depends on
+// those: request validation and authorization sweeps (the same route code answers before and after
+// any query), the voice protocol, logging, config, pure rules and tables, and files that open no
+// database at all. Every other server file, the crash and restart suites included, runs on both.
+const notEngineDependent = [
+  'test/bad-input.test.ts',
+  'test/bad-matrix-input.test.ts',
+  'test/bad-socket-input.test.ts',
+  'test/authorization-matrix.test.ts',
+  'test/private-fields.test.ts',
+  'test/upload-limits.test.ts',
+  'test/matrix/client.test.ts',
+  'src/main.test.ts',
+  'src/config.test.ts',
+  'src/logging.test.ts',
+  'src/delivery.test.ts',
+  'src/web.test.ts',
+  'src/realtime/hub.test.ts',
+  'src/lib/*.test.ts',
+  'src/db/lock.test.ts',
+  'src/modules/voice/serverquery.test.ts',
+  'src/modules/gameservers/rcon.test.ts',
+  'src/modules/gameservers/pool.test.ts',
+  'src/modules/gameservers/cs2-status.test.ts',
+  'src/modules/insights/eta.test.ts',
+  'src/modules/matches/fairness.test.ts',
+  'src/modules/matches/rules.test.ts',
+  'src/modules/matches/lifecycle.test.ts',
+  'src/modules/queue/accept-phase.test.ts',
+  'src/modules/health/health.test.ts',
+  'src/modules/metrics/metrics.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Two files at a time even on two cores (Vitest's default there is one): many files mostly wait
@@ -30,7 +66,9 @@ export default defineConfig({
     projects: [
       { test: { name: 'shared', root: 'packages/shared', include: ['src/**/*.test.ts'] } },
       serverProject('server', { TEST_DB: 'pglite' }),
-      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-pg', { TEST_DB: 'postgres' })] : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? [serverProject('server-pg', { TEST_DB: 'postgres' }, notEngineDependent)]
+        : []),
       ...(existsSync('apps/web/vitest.config.ts') ? ['apps/web/vitest.config.ts'] : []),
     ],
   },

@@ -135,10 +135,11 @@ test('desktop notifications, a voice message as tagged mp3 and room tags', async
 
   // The tag is stored on the homeserver: it is still there after a reload.
   await b.page.reload();
-  // The launcher opens a room with unread messages if there is one (B's tab had no focus while the
-  // voice message came, so it sent no read receipt); the room list is then one click away.
+  // The launcher opens a room with unread messages if there is one, else the room list (which says
+  // 'Loading chat...' until the reloaded chat has synced); from a room the list is one click away.
   await b.page.getByTestId('chat-launcher').click();
   await expect(bw).toBeVisible();
+  await expect(list.or(bw.getByTestId('chat-rooms-toggle')).first()).toBeVisible({ timeout: 15_000 });
   if (!(await list.isVisible())) await bw.getByTestId('chat-rooms-toggle').click();
   await expect(directRow('chat-rooms-favourite')).toBeVisible({ timeout: 15_000 });
 

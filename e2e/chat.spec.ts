@@ -8,12 +8,7 @@ import { expect, test } from '@playwright/test';
 import { chatWindow, friendMenu, TINY_PNG } from './helpers/chat';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
 
-// FIXME (session 6): flaky on main after this session's merges: in 2 of 3 fresh-clone runs (and
-// alone once) B's launcher never showed the unread count of A's first direct message within 15 s
-// (line "B was invited and joined automatically"). It passes on e136e8c and on each merged branch
-// alone; the cause is in their combination and not found yet. Parked so CI stays meaningful; the
-// next session's first task.
-test.fixme('two friends chat directly and in the global room', async ({ browser, request }) => {
+test('two friends chat directly and in the global room', async ({ browser, request }) => {
   test.setTimeout(90_000);
   const ann = await signUpPlayer(request, 'Ann');
   const ben = await signUpPlayer(request, 'Ben');
@@ -37,7 +32,8 @@ test.fixme('two friends chat directly and in the global room', async ({ browser,
   await aw.getByTestId('chat-input').press('Enter');
   await expect(aw.getByTestId('chat-message').filter({ hasText: 'Hello Ben!' })).toBeVisible();
 
-  // B was invited and joined automatically; the unread message shows on the chat launcher.
+  // B was invited and joined automatically; the unread message shows on the chat launcher, also
+  // when B's chat joined after the message was sent (it counts from the invite).
   await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
 
   // B opens the direct chat from the friends sidebar and reads it: the count clears.
@@ -131,6 +127,39 @@ test.fixme('two friends chat directly and in the global room', async ({ browser,
     b.page.getByTestId('chat-page').getByTestId('chat-message').filter({ hasText: globalLine }),
   ).toBeVisible();
   await expect(b.page.getByTestId('friends-sidebar')).toHaveCount(0);
+
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a friend's first direct message, sent while one was offline, is unread on coming online", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const ann = await signUpPlayer(request, 'Ann');
+  const ben = await signUpPlayer(request, 'Ben');
+  await befriend(request, ann, ben);
+  const a = await openAs(browser, ann);
+  await a.page.goto('/home');
+  await friendMenu(a.page, ben.name, 'Send Message');
+  const aw = chatWindow(a.page);
+  await expect(aw.getByTestId('chat-empty')).toHaveText('this room is empty');
+  await aw.getByTestId('chat-input').fill('Are you there?');
+  await aw.getByTestId('chat-input').press('Enter');
+  await expect(aw.getByTestId('chat-message').filter({ hasText: 'Are you there?' })).toBeVisible();
+
+  // B comes online only now: B's chat joins the invite after the message, which still counts.
+  const b = await openAs(browser, ben);
+  await b.page.goto('/home');
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
+  // The launcher opens that room; reading it clears the count (the latest event is B's own join).
+  await b.page.getByTestId('chat-launcher').click();
+  const bw = chatWindow(b.page);
+  await expect(bw.getByTestId('chat-message').filter({ hasText: 'Are you there?' })).toBeVisible();
+  await bw.getByTestId('chat-timeline').hover();
+  await bw.getByTestId('chat-close').click();
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveCount(0, { timeout: 15_000 });
 
   await a.context.close();
   await b.context.close();

@@ -29,6 +29,8 @@ function step(name, fn) {
 }
 
 step('lint (biome)', () => run('npx', ['biome', 'check', '.']) === 0) || failed++;
+// Module boundaries (.dependency-cruiser.cjs, docs/architecture.md "Boundaries").
+step('lint (module boundaries)', () => run('npm', ['run', 'lint:boundaries', '--silent']) === 0) || failed++;
 step('typecheck', () => run('npm', ['run', 'typecheck', '--silent']) === 0) || failed++;
 
 const vitestJson = path.join(out, 'vitest.json');

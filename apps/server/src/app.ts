@@ -44,6 +44,7 @@ import { moderationModule } from './modules/moderation/routes';
 import { presenceRoutes } from './modules/presence/routes';
 import { privacyModule } from './modules/privacy/routes';
 import { queueModule } from './modules/queue/routes';
+import { queueAlertsModule } from './modules/queue-alerts/routes';
 import { rankingModule } from './modules/ranking/routes';
 import { reportsModule } from './modules/reports/routes';
 import { steamRoutes } from './modules/steam/routes';
@@ -174,6 +175,7 @@ export async function buildApp(
     privacyModule,
     arenaModule,
     insightsModule,
+    queueAlertsModule,
     aboutModule,
   ];
   for (const module of modules) await app.register(module(ctx));

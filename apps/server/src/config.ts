@@ -198,6 +198,7 @@ const envSchema = z.object({
    */
   WHATSAPP_TEMPLATE_GAME_FOUND: z.string().default('openpug_game_found'),
   WHATSAPP_TEMPLATE_MATCHED: z.string().default('openpug_matched'),
+  WHATSAPP_TEMPLATE_QUEUE_ALERT: z.string().default('openpug_queue_alert'),
   WHATSAPP_TEMPLATE_CODE: z.string().default('openpug_code'),
   WHATSAPP_LANGUAGE_EN: z.string().default('en_US'),
   WHATSAPP_LANGUAGE_DE: z.string().default('de'),

@@ -303,6 +303,11 @@ const MATRIX: Record<string, Row> = {
 
   // ---- insights ----
   'GET /api/queue/eta': signedIn('/api/queue/eta'),
+  // "Notify me at N/10": only the caller's own alert exists for them; no route names another player.
+  'GET /api/profile/queue-alert': signedIn('/api/profile/queue-alert'),
+  'PUT /api/profile/queue-alert': signedIn('/api/profile/queue-alert', 200, {
+    body: { threshold: 7, channels: ['desktop'], quietHours: { from: 23, to: 8 }, timeZone: 'Europe/Berlin' },
+  }),
   'GET /api/queue/heatmap': signedIn('/api/queue/heatmap?tz=Europe/Berlin'),
   'GET /api/admin/calibration': adminOnly('/api/admin/calibration'),
 

@@ -45,6 +45,9 @@ const SAMPLE_BY_NAME: Record<string, unknown> = {
   // Season details: a window that ends after it starts.
   startsAt: '2026-09-01T00:00:00.000Z',
   endsAt: '2026-12-01T00:00:00.000Z',
+  // Queue alert: an IANA zone, and quiet hours whose start and end differ.
+  timeZone: 'Europe/Berlin',
+  quietHours: { from: 22, to: 7 },
 };
 
 /** A valid-looking value for a JSON schema, so mutating one field tests exactly that field. */

@@ -106,6 +106,10 @@ export const ERROR_TEXTS = {
     NO_FREE_SERVER: 'No other game server is free right now',
     PLAYER_NOT_IN_MATCH: 'This player is not in the match',
     NOTHING_TO_CORRECT: 'This is the result the match already has',
+    // "Notify me at N/10".
+    QUEUE_ALERT_THRESHOLD_INVALID: 'Choose a number from 1 to 9, or off',
+    QUEUE_ALERT_CHANNEL_NOT_LINKED: 'Link this channel first',
+    QUIET_HOURS_INVALID: 'Quiet hours need a start and an end hour (0–23) that differ',
   },
   de: {
     '404': '404 Seite nicht gefunden',
@@ -196,6 +200,9 @@ export const ERROR_TEXTS = {
     NO_FREE_SERVER: 'Gerade ist kein anderer Gameserver frei',
     PLAYER_NOT_IN_MATCH: 'Dieser Spieler ist nicht im Match',
     NOTHING_TO_CORRECT: 'Das Match hat dieses Ergebnis bereits',
+    QUEUE_ALERT_THRESHOLD_INVALID: 'Wähle eine Zahl von 1 bis 9 oder aus',
+    QUEUE_ALERT_CHANNEL_NOT_LINKED: 'Verknüpfe diesen Kanal zuerst',
+    QUIET_HOURS_INVALID: 'Ruhezeiten brauchen eine Start- und eine Endstunde (0–23), die sich unterscheiden',
   },
 } as const;
 

@@ -12,6 +12,7 @@ export * from './match';
 export * from './moderation';
 export * from './privacy';
 export * from './queue';
+export * from './queue-alerts';
 export * from './reach';
 export * from './reports';
 export * from './social';

@@ -109,6 +109,15 @@ export const privacyExportSchema = z.object({
     /** Game alerts go to Discord by direct message while a Discord account is linked. */
     discordLinked: z.boolean(),
     pushSubscriptions: z.array(z.object({ endpoint: z.string(), createdAt: iso })),
+    /** "Notify me at N/10" (queue alerts): null when never set. */
+    queueAlert: z
+      .object({
+        threshold: z.number().int().nullable(),
+        channels: z.array(z.string()),
+        quietHours: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
+        timeZone: z.string(),
+      })
+      .nullable(),
   }),
   chat: z.object({
     matrixUserId: z.string().nullable(),

@@ -53,6 +53,37 @@ export const discordStatusResponseSchema = z.object({
 });
 export type DiscordStatus = z.infer<typeof discordStatusResponseSchema>;
 
+/** The Discord bot's `/queue <subcommand>` (docs/contract.md §4, "The queue in Discord"). */
+export const DISCORD_QUEUE_SUBCOMMANDS = ['join', 'leave', 'status'] as const;
+export const discordQueueSubcommandSchema = z.enum(DISCORD_QUEUE_SUBCOMMANDS, 'INVALID_INPUT');
+export type DiscordQueueSubcommand = z.infer<typeof discordQueueSubcommandSchema>;
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/**
+ * `custom_id` of the Accept/Decline buttons in the accept-phase DM:
+ * `queue:<accept|decline>:<phaseId>:<userId>` (77 characters; Discord allows 1..100). It comes back
+ * in the button's interaction from Discord, so it is parsed like any other input.
+ */
+export const discordAcceptButtonSchema = z
+  .string('MISSING')
+  .max(100, 'INVALID_INPUT')
+  .transform((id, c) => {
+    const [prefix, action, phaseId, userId, ...rest] = id.split(':');
+    if (
+      prefix !== 'queue' ||
+      (action !== 'accept' && action !== 'decline') ||
+      !uuid.test(phaseId ?? '') ||
+      !uuid.test(userId ?? '') ||
+      rest.length > 0
+    ) {
+      c.addIssue({ code: 'custom', message: 'INVALID_INPUT' });
+      return z.NEVER;
+    }
+    return { action, phaseId, userId } as { action: 'accept' | 'decline'; phaseId: string; userId: string };
+  });
+export type DiscordAcceptButton = z.infer<typeof discordAcceptButtonSchema>;
+export const discordAcceptButtonId = (b: DiscordAcceptButton) => `queue:${b.action}:${b.phaseId}:${b.userId}`;
+
 /** Mobile one-time login link (what the QR code encodes). */
 export const mobileLinkResponseSchema = z.object({ url: z.string(), expiresAt: z.number() });
 export type MobileLink = z.infer<typeof mobileLinkResponseSchema>;

@@ -20,6 +20,7 @@ export * from '../modules/mobile/schema';
 export * from '../modules/moderation/schema';
 export * from '../modules/presence/schema';
 export * from '../modules/queue/schema';
+export * from '../modules/queue-alerts/schema';
 export * from '../modules/ranking/schema';
 export * from '../modules/reports/schema';
 export * from '../modules/steam/schema';

@@ -261,4 +261,36 @@ describe('persisted deadlines', () => {
     await s.runDue();
     expect(fired).toHaveLength(200);
   }, 30_000);
+
+  it('does not return from runDue while a prune it skipped is still deleting', async () => {
+    // The poller and runDue both prune; the second within PRUNE_EVERY_MS skips its own. It must
+    // still wait for the first one's delete, or a count taken right after sees the old rows.
+    const slowDb = new Proxy(database.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'delete') return Reflect.get(target, prop, receiver);
+        return (table: typeof jobs) => ({
+          where: (cond: Parameters<ReturnType<Db['delete']>['where']>[0]) => ({
+            returning: (fields: { id: typeof jobs.id }) => {
+              const query = target.delete(table).where(cond).returning(fields);
+              return new Promise((r) => setTimeout(r, 100)).then(() => query);
+            },
+          }),
+        });
+      },
+    });
+    const clock = manualClock();
+    const s = scheduler(slowDb, clock);
+    const fired: string[] = [];
+    const once = nameJob('prune-race', fired);
+    s.register(once);
+    await inTransaction(database.db, (tx, after) => s.schedule(tx, after, once, { name: 'p1' }, clock.now()));
+    await s.runDue();
+    expect(fired).toEqual(['p1']);
+    clock.advance(FINISHED_JOB_RETENTION_MS + 1);
+    const first = s.pruneFinished(); // the poller's prune, in flight
+    await s.runDue(); // skips its own prune: one has just started
+    const left = await database.db.select({ n: count() }).from(jobs).where(like(jobs.id, 'prune-race:%'));
+    expect(left[0].n).toBe(0);
+    expect(await first).toBe(1);
+  });
 });

@@ -54,6 +54,9 @@ export class Scheduler {
   private poller: NodeJS.Timeout | null = null;
   private running = false;
   private lastPrune = Number.NEGATIVE_INFINITY;
+  // The prune in flight: the poller and runDue both prune, and whichever comes second waits for
+  // the first one's delete instead of returning while its rows are still there.
+  private pruning: Promise<number> | null = null;
   /** The latest a job fired after its due time since `takeFireLagMs()` last read it (metrics). */
   private maxFireLagMs = 0;
 
@@ -271,15 +274,22 @@ export class Scheduler {
   /** Deletes the rows that finished more than a day ago; returns how many. */
   async pruneFinished(): Promise<number> {
     this.lastPrune = this.clock.now();
-    const gone = await this.db
+    const run = this.db
       .delete(jobs)
       .where(and(isNotNull(jobs.firedAt), lt(jobs.firedAt, this.clock.now() - FINISHED_JOB_RETENTION_MS)))
-      .returning({ id: jobs.id });
-    return gone.length;
+      .returning({ id: jobs.id })
+      .then((gone) => gone.length);
+    this.pruning = run;
+    try {
+      return await run;
+    } finally {
+      if (this.pruning === run) this.pruning = null;
+    }
   }
 
   private async pruneIfDue(): Promise<void> {
     if (this.clock.now() - this.lastPrune >= PRUNE_EVERY_MS) await this.pruneFinished();
+    else if (this.pruning) await this.pruning;
   }
 
   /** Arms every pending job of the database that is not armed here yet. */

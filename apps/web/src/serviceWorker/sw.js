@@ -8,7 +8,8 @@
  *   (version.json, chunk recovery: docs/contract.md §4 App update). Each build's worker differs
  *   (its version is in the list), so the browser installs it, and activation deletes the old
  *   build's cache.
- * - Pushes of the phone queue app (/m): 'game found' notifications that open the app on tap.
+ * - Pushes of the phone queue app (/m): 'game found' notifications that open the app on tap, and
+ *   queue alerts ('notify me at N/10') whose tap opens /m?queue=join, which joins the queue.
  * API, socket, Matrix and version.json requests are never touched: live data is never cached. */
 const SHELL = self.__OPENPUG_SHELL__ ?? { version: 'dev', files: [] };
 const CACHE_PREFIX = 'openpug-shell-';
@@ -83,15 +84,17 @@ self.addEventListener('push', (event) => {
     data = { body: event.data ? event.data.text() : '' };
   }
   const title = data.title || 'openpug';
+  const alert = data.type === 'queue-alert';
   event.waitUntil(
     self.registration.showNotification(title, {
       body: data.body || '',
       icon: '/icons/icon-192.png',
       badge: '/icons/badge-96.png',
-      tag: 'openpug-game-found',
+      // A queue alert must not replace a 'game found' still on screen, nor wait forever.
+      tag: alert ? 'openpug-queue-alert' : 'openpug-game-found',
       renotify: true,
-      requireInteraction: true,
-      vibrate: [200, 100, 200, 100, 400],
+      requireInteraction: !alert,
+      vibrate: alert ? [200] : [200, 100, 200, 100, 400],
       data: { url: data.url || '/m' },
     }),
   );
@@ -99,13 +102,19 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = new URL(event.notification.data?.url || '/m', self.location.origin).href;
+  const url = new URL(event.notification.data?.url || '/m', self.location.origin);
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((clients) => {
-      for (const client of clients) {
-        if (client.url.startsWith(`${self.location.origin}/m`) && 'focus' in client) return client.focus();
-      }
-      return self.clients.openWindow(url);
+      const open = clients.find((c) => c.url.startsWith(`${self.location.origin}/m`) && 'focus' in c);
+      if (!open) return self.clients.openWindow(url.href);
+      // An open phone app: a link with a request in it (?queue=join) is loaded there, then shown.
+      // navigate() refuses a page this worker does not control: open the link in a new window then.
+      if (url.search && 'navigate' in open)
+        return open
+          .navigate(url.href)
+          .then((c) => (c ?? open).focus())
+          .catch(() => self.clients.openWindow(url.href));
+      return open.focus();
     }),
   );
 });

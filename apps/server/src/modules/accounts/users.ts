@@ -119,6 +119,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return row ?? null;
 }
 
+export async function findUserByDiscordId(db: Db, discordId: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.discordId, discordId)).limit(1);
+  return row ?? null;
+}
+
 export async function findUserBySteamId(db: Db, steamId: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.steamId, steamId)).limit(1);
   return row ?? null;

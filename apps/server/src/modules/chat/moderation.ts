@@ -15,12 +15,11 @@
  * A product ban (moderation module) also bans from the global room: `followProductBan`.
  */
 import { type ChatModeration, productUserIdOf } from '@openpug/shared';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
-import { matchPlayers } from '../matches/schema';
+import { isCaptain } from '../matches/reads';
 import { recordAudit } from '../moderation/audit';
 import { activeSanction } from '../moderation/sanctions';
 import { MatrixCallError } from './matrix-admin';
@@ -36,14 +35,6 @@ import {
 } from './service';
 
 type RoomRow = typeof chatRooms.$inferSelect;
-
-async function isCaptain(db: Db, matchId: string, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ captain: matchPlayers.captain })
-    .from(matchPlayers)
-    .where(and(eq(matchPlayers.matchId, matchId), eq(matchPlayers.userId, userId)));
-  return row?.captain ?? false;
-}
 
 /** A chat server failure the caller cannot fix: 503 CHAT_UNAVAILABLE (the action did not happen). */
 function unavailable(err: unknown): never {

@@ -20,6 +20,7 @@ import {
 } from '@openpug/shared';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import { findUserById } from '../accounts/service';
 import { loadMatch } from '../matches/service';
 import { chatBlocked } from '../moderation/sanctions';
@@ -522,3 +523,12 @@ export async function eraseChatAccount(ctx: AppContext, userId: string): Promise
 }
 
 export { directRoomAliasLocalpart };
+
+/** The match whose chat room this is, or undefined for another room. */
+export async function matchIdOfChatRoom(db: Db, roomId: string): Promise<string | undefined> {
+  const [room] = await db
+    .select({ key: chatRooms.key })
+    .from(chatRooms)
+    .where(and(eq(chatRooms.kind, 'match'), eq(chatRooms.roomId, roomId)));
+  return room?.key;
+}

@@ -170,7 +170,9 @@ describe('Discord DMs over the REST API from an instance that is not the leader'
     const u = await linked('de');
     const row = (await status(u.token)) as { discordId: string };
     await gameFound(u.id);
-    expect(fake.delivered(row.discordId)).toEqual([expect.stringMatching(/^openpug: Spiel gefunden!/)]);
+    expect(fake.delivered(row.discordId)).toEqual([
+      expect.stringMatching(/^\*\*openpug: Spiel gefunden!\*\*/),
+    ]);
     const mine = fake.requests.filter((r) => r.body.recipient_id === row.discordId || r.route === 'messages');
     expect(mine.map((r) => [r.route, r.status])).toEqual([
       ['channels', 200],
@@ -221,12 +223,22 @@ describe('Discord DMs over the REST API from an instance that is not the leader'
     const wrong = restDiscordSender(t.app.ctx, 'not-the-token', quiet);
     from = fake.requests.length;
     expect(
-      await withRetries(t.app.ctx, 'discord test', () => wrong.sendDirect(other, 'hi', v.id), quiet),
+      await withRetries(
+        t.app.ctx,
+        'discord test',
+        () => wrong.sendDirect(other, { content: 'hi' }, v.id).then(() => undefined),
+        quiet,
+      ),
     ).toBe(false);
     expect(fake.requests.slice(from).map((r) => r.status)).toEqual([401]);
     // Once refused, later sends fail at once without asking Discord again.
     expect(
-      await withRetries(t.app.ctx, 'discord test', () => wrong.sendDirect(other, 'hi', v.id), quiet),
+      await withRetries(
+        t.app.ctx,
+        'discord test',
+        () => wrong.sendDirect(other, { content: 'hi' }, v.id).then(() => undefined),
+        quiet,
+      ),
     ).toBe(false);
     expect(fake.requests.length).toBe(from + 1);
   });

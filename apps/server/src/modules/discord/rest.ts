@@ -5,9 +5,13 @@
  *  1. Create DM: `POST /users/@me/channels {recipient_id}` answers the DM channel object (the
  *     existing one when there is one).
  *     https://discord.com/developers/docs/resources/user#create-dm
- *  2. Create Message: `POST /channels/{channel.id}/messages {content}` answers the message object.
+ *  2. Create Message: `POST /channels/{channel.id}/messages {content, components}` answers the
+ *     message object (its id is kept to edit the accept-phase DM later).
  *     https://discord.com/developers/docs/resources/message#create-message
  *     (Discord asks that the bot has connected to the gateway at least once: the leader does.)
+ *  3. Edit Message: `PATCH /channels/{channel.id}/messages/{message.id} {content, components}`
+ *     (the bot may edit its own messages; `components: []` removes the buttons).
+ *     https://discord.com/developers/docs/resources/message#edit-message
  *
  * Base URL: DISCORD_API_URL (default https://discord.com/api; API version 10 is appended).
  *
@@ -108,17 +112,19 @@ export function restDiscordSender(ctx: AppContext, token: string, log: Log): Dis
 
   return {
     kind: 'rest',
-    async sendDirect(discordId, text, userId) {
+    async sendDirect(discordId, message, userId) {
       if (tokenRefused) throw new DiscordDmError('Discord refused the bot token (401)', 401, undefined, true);
       const { Routes } = await import('discord.js');
+      let sent: { channelId: string; messageId: string };
       try {
         const api = await rest();
         const channel = (await api.post(Routes.userChannels(), { body: { recipient_id: discordId } })) as {
           id: string;
         };
-        await api.post(Routes.channelMessages(channel.id), {
-          body: { content: text, allowed_mentions: { parse: [] } },
-        });
+        const posted = (await api.post(Routes.channelMessages(channel.id), {
+          body: { ...message, allowed_mentions: { parse: [] } },
+        })) as { id: string };
+        sent = { channelId: channel.id, messageId: posted.id };
       } catch (err) {
         const failure = toDmError(err);
         if (failure.status === 401) tokenRefused = true;
@@ -132,6 +138,20 @@ export function restDiscordSender(ctx: AppContext, token: string, log: Log): Dis
       await clearDmFailure(ctx, userId).catch((e) =>
         log.error({ err: e, userId }, 'Discord: clearing the refused-DM state failed'),
       );
+      return sent;
+    },
+    async editDirect(channelId, messageId, message) {
+      if (tokenRefused) throw new DiscordDmError('Discord refused the bot token (401)', 401, undefined, true);
+      const { Routes } = await import('discord.js');
+      try {
+        await (await rest()).patch(Routes.channelMessage(channelId, messageId), {
+          body: { ...message, allowed_mentions: { parse: [] } },
+        });
+      } catch (err) {
+        const failure = toDmError(err);
+        if (failure.status === 401) tokenRefused = true;
+        throw failure;
+      }
     },
     async close() {
       const api = await client;

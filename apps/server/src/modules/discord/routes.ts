@@ -5,9 +5,11 @@
  *          `Authorization: Bot <DISCORD_BOT_SECRET>` (missing/wrong → 401; no secret configured → 403)
  *   DELETE /api/profile/discord/link                → {unlinked: true}
  *   GET    /api/profile/discord                     → {discordId, dmFailedAt} (Settings: DMs refused?)
- * 'game found' goes to linked players as a Discord DM (REST API, from any instance) or into the
- * outbox (channel discord). With DISCORD_BOT_TOKEN, every instance competes for the
- * `discord-gateway` lease; only its holder logs the gateway client in and answers /link.
+ * An accept phase goes to every linked player of it as a Discord DM with Accept/Decline buttons
+ * (REST API, from any instance), edited when the phase ends; without a bot token a plain 'game
+ * found' lands in the outbox (channel discord). With DISCORD_BOT_TOKEN, every instance competes for
+ * the `discord-gateway` lease; only its holder logs the gateway client in and answers /link,
+ * /queue and the buttons.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -15,35 +17,37 @@ import {
   discordRedeemBodySchema,
   discordStatusResponseSchema,
   discordUnlinkResponseSchema,
+  type Locale,
   successResponseSchema,
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { logOf } from '../../jobs';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { findUsersByIds } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
-import {
-  type DiscordGateway,
-  type DiscordSender,
-  type GatewayStarter,
-  outboxDiscordSender,
-  startDiscordGateway,
-} from './bot';
+import { acceptPhaseById } from '../queue/service';
+import { type DiscordGateway, type GatewayStarter, startDiscordGateway } from './bot';
 import { LeaderElector, Lease } from './lease';
+import { endedFor, promptFor } from './queue-bot';
 import { restDiscordSender } from './rest';
-import { dmFailedAt, generateDiscordCode, redeemDiscordCode, unlinkDiscord } from './service';
+import {
+  discordSender,
+  dmFailedAt,
+  generateDiscordCode,
+  hasDiscordSender,
+  redeemDiscordCode,
+  rememberAcceptDm,
+  setDiscordSender,
+  takeAcceptDms,
+  unlinkDiscord,
+} from './service';
+import { botTexts } from './texts';
 
 export const GATEWAY_LEASE = 'discord-gateway';
-
-const senders = new WeakMap<AppContext, DiscordSender>();
-export const discordSender = (ctx: AppContext) => senders.get(ctx) ?? outboxDiscordSender(ctx);
-/** Tests swap the sender. */
-export function setDiscordSender(ctx: AppContext, sender: DiscordSender): void {
-  senders.set(ctx, sender);
-}
 
 const gatewayStarters = new WeakMap<AppContext, GatewayStarter>();
 /** Tests replace the gateway login (before the app is ready). */
@@ -58,18 +62,74 @@ function botSecretMatches(header: string | undefined, secret: string): boolean {
   return sameSecret((header ?? '').replace(/^Bot\s+/i, ''), secret);
 }
 
+/**
+ * Keeps where the accept DM went. The phase may have ended while it was on its way (a quick
+ * decline): then nobody will edit it later, so it says so now.
+ */
+async function keepAcceptDm(
+  ctx: AppContext,
+  phaseId: string,
+  userId: string,
+  locale: Locale,
+  sent: { channelId: string; messageId: string },
+): Promise<void> {
+  await rememberAcceptDm(ctx, { phaseId, userId, ...sent });
+  const phase = await acceptPhaseById(ctx.db, phaseId);
+  if (!phase || phase.status === 'open') return;
+  if ((await takeAcceptDms(ctx, phaseId, userId)).length === 0) return;
+  await discordSender(ctx).editDirect(sent.channelId, sent.messageId, {
+    content: botTexts(locale).phaseOver,
+    components: [],
+  });
+}
+
 export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
   const auth = { preValidation: requireAuth } as const;
 
-  ctx.bus.on('queue.phaseStarted', ({ playerIds, deadline }) => {
+  // Every linked player of the phase gets the DM, whether or not a tab is open: away from the tab
+  // the DM is how they hear of it, and a press counts once wherever it comes from.
+  ctx.bus.on('queue.phaseStarted', ({ phaseId, playerIds, deadline }) => {
     inBackground(ctx, 'discord fan-out', async () => {
       const seconds = Math.max(1, Math.round((deadline - ctx.clock.now()) / 1000));
       for (const row of await findUsersByIds(ctx.db, playerIds)) {
         if (!row.discordId) continue;
         const discordId = row.discordId;
-        const text = notifyTexts(localeOfRow(row.locale)).gameFound(seconds);
-        deliverInBackground(ctx, `discord ${row.id}`, () =>
-          discordSender(ctx).sendDirect(discordId, text, row.id),
+        const locale = localeOfRow(row.locale);
+        deliverInBackground(ctx, `discord ${row.id}`, async () => {
+          const sender = discordSender(ctx);
+          // The outbox has no buttons: it gets the plain 'game found'.
+          const message =
+            sender.kind === 'rest'
+              ? promptFor(locale, phaseId, row.id, deadline)
+              : { content: notifyTexts(locale).gameFound(seconds) };
+          const sent = await sender.sendDirect(discordId, message, row.id);
+          // Sent: never throw from here on, or withRetries would send the DM again.
+          if (sent)
+            await keepAcceptDm(ctx, phaseId, row.id, locale, sent).catch((err) =>
+              logOf(ctx).error({ err, userId: row.id }, 'Discord: keeping the accept DM failed'),
+            );
+        });
+      }
+    });
+  });
+
+  // The phase is over: its DMs lose their buttons and say how it ended, for each player.
+  ctx.bus.on('queue.phaseEnded', (ended) => {
+    inBackground(ctx, 'discord phase end', async () => {
+      const dms = await takeAcceptDms(ctx, ended.phaseId);
+      if (dms.length === 0) return;
+      const rows = new Map(
+        (
+          await findUsersByIds(
+            ctx.db,
+            dms.map((d) => d.userId),
+          )
+        ).map((r) => [r.id, r]),
+      );
+      for (const dm of dms) {
+        const message = endedFor(ctx, localeOfRow(rows.get(dm.userId)?.locale), ended, dm.userId);
+        deliverInBackground(ctx, `discord edit ${dm.userId}`, () =>
+          discordSender(ctx).editDirect(dm.channelId, dm.messageId, message),
         );
       }
     });
@@ -78,9 +138,9 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const token = ctx.config.DISCORD_BOT_TOKEN;
     if (token) {
-      if (!senders.has(ctx)) {
+      if (!hasDiscordSender(ctx)) {
         const rest = restDiscordSender(ctx, token, app.log);
-        senders.set(ctx, rest);
+        setDiscordSender(ctx, rest);
         app.addHook('onClose', () => rest.close());
       }
       let gateway: DiscordGateway | null = null;

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/schema';
 
 /** One-time Discord link codes (SHA-256 of the code; used once, short-lived). */
@@ -39,3 +39,21 @@ export const discordDmFailures = pgTable('discord_dm_failures', {
   code: integer('code').notNull(),
   failedAt: timestamp('failed_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * The accept-phase DM with Accept/Decline buttons sent to a linked player (bot.ts, queue-bot.ts):
+ * which Discord message to edit when the phase ends (matched, declined, timed out). Rows go when
+ * the edit is done; a phase's rows are few (at most ten).
+ */
+export const discordAcceptDms = pgTable(
+  'discord_accept_dms',
+  {
+    phaseId: text('phase_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id').notNull(),
+    messageId: text('message_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.phaseId, t.userId] })],
+);

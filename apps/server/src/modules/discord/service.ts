@@ -4,14 +4,18 @@
  * one conditional UPDATE and sets the user's discordId.
  * DM failures: `recordDmFailure` keeps the last refused DM (JSON error 50007) for Settings;
  * a delivered DM, a re-link and an unlink clear it.
+ * Accept-phase DMs: `rememberAcceptDm` keeps where each went, `takeAcceptDms` hands them over once
+ * (to edit them when the phase ends).
  */
 import { createHash, randomInt } from 'node:crypto';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import type { Locale } from '@openpug/shared';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
-import { users } from '../accounts/schema';
-import { updateUser } from '../accounts/service';
-import { discordDmFailures, discordLinkCodes } from './schema';
+import { findUserByDiscordId, findUsersByIds, updateUser } from '../accounts/service';
+import { deliverInBackground, inBackground, localeOfRow } from '../notify';
+import { type DiscordSender, outboxDiscordSender } from './bot';
+import { discordAcceptDms, discordDmFailures, discordLinkCodes } from './schema';
 
 export const DISCORD_CODE_TTL_MS = 10 * 60_000;
 /** No 0/O/1/I/L: easy to type into Discord. */
@@ -53,11 +57,9 @@ export async function redeemDiscordCode(
   );
   const [pending] = await ctx.db.select().from(discordLinkCodes).where(valid);
   if (!pending) throw notFound('NOT_FOUND_OR_ALREADY_USED');
-  const [taken] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.discordId, discordId), ne(users.id, pending.userId)));
-  if (taken) throw conflict('DISCORD_ALREADY_LINKED');
+  // discord_id is unique: the one holder, if it is not the user linking now, keeps it.
+  const holder = await findUserByDiscordId(ctx.db, discordId);
+  if (holder && holder.id !== pending.userId) throw conflict('DISCORD_ALREADY_LINKED');
   const [row] = await ctx.db.update(discordLinkCodes).set({ usedAt: now }).where(valid).returning();
   if (!row) throw notFound('NOT_FOUND_OR_ALREADY_USED');
   try {
@@ -106,4 +108,50 @@ export async function dmFailedAt(
     .from(discordDmFailures)
     .where(and(eq(discordDmFailures.userId, userId), eq(discordDmFailures.discordId, discordId)));
   return row ? row.failedAt.getTime() : null;
+}
+
+/** Where the accept-phase DM to `userId` went (to edit it when the phase ends). */
+export async function rememberAcceptDm(
+  ctx: AppContext,
+  row: { phaseId: string; userId: string; channelId: string; messageId: string },
+): Promise<void> {
+  await ctx.db.insert(discordAcceptDms).values(row).onConflictDoNothing();
+}
+
+/** The phase's DMs (or the one to `userId`), deleted as they are read: each is edited once, by whoever takes it. */
+export function takeAcceptDms(ctx: AppContext, phaseId: string, userId?: string) {
+  const ofPhase = eq(discordAcceptDms.phaseId, phaseId);
+  return ctx.db
+    .delete(discordAcceptDms)
+    .where(userId ? and(ofPhase, eq(discordAcceptDms.userId, userId)) : ofPhase)
+    .returning();
+}
+
+// The sender DMs go through: the REST client once the bot is configured (routes.ts), else the
+// dev outbox; tests swap it.
+const senders = new WeakMap<AppContext, DiscordSender>();
+export const discordSender = (ctx: AppContext) => senders.get(ctx) ?? outboxDiscordSender(ctx);
+export const hasDiscordSender = (ctx: AppContext) => senders.has(ctx);
+export function setDiscordSender(ctx: AppContext, sender: DiscordSender): void {
+  senders.set(ctx, sender);
+}
+
+/** A DM to every user of `userIds` with a linked Discord account, in their language (background, retried). */
+export function notifyDiscord(
+  ctx: AppContext,
+  userIds: readonly string[],
+  text: (locale: Locale) => string,
+): void {
+  inBackground(ctx, 'discord fan-out', async () => {
+    for (const row of await findUsersByIds(ctx.db, userIds)) {
+      if (!row.discordId) continue;
+      const discordId = row.discordId;
+      const message = text(localeOfRow(row.locale));
+      deliverInBackground(ctx, `discord ${row.id}`, () =>
+        discordSender(ctx)
+          .sendDirect(discordId, { content: message }, row.id)
+          .then(() => undefined),
+      );
+    }
+  });
 }

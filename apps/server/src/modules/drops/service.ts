@@ -30,7 +30,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField } from '../../jobs';
 import { findUserById, findUsersByIds, updateUser } from '../accounts/service';
-import { matches, matchPlayers } from '../matches/schema';
+import { activeMatchPlayers } from '../matches/reads';
 import { recordAudit } from '../moderation/audit';
 import { dropAwards, dropEngine, drops } from './schema';
 
@@ -386,12 +386,7 @@ export async function roll(ctx: AppContext, tx: Db, after: After, force = false)
     .orderBy(asc(drops.createdAt), asc(drops.id));
   const items = available.filter((d) => Number(d.awarded) < d.amount);
 
-  const live = await tx
-    .select({ userId: matchPlayers.userId, matchId: matchPlayers.matchId })
-    .from(matchPlayers)
-    .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-    .where(eq(matches.status, 'active'))
-    .orderBy(asc(matchPlayers.userId));
+  const live = await activeMatchPlayers(tx);
   if (items.length === 0 || live.length === 0) return { outcome: 'idle', chance };
 
   const random = randomOf(ctx);

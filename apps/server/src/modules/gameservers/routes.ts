@@ -8,7 +8,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { errorBodySchema, type TeamKey } from '@openpug/shared';
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -18,7 +17,7 @@ import { notFound, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { matchStateOf } from '../matches/lifecycle';
-import { matches } from '../matches/schema';
+import { serverSecretOf } from '../matches/reads';
 import { cancelMatchTx, loadMatch, setServer } from '../matches/service';
 import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
 import { connectPollJob } from './connect-watch';
@@ -202,10 +201,7 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { matchId } = request.params;
-        const [row] = await ctx.db
-          .select({ serverSecret: matches.serverSecret, provider: matches.provider })
-          .from(matches)
-          .where(eq(matches.id, matchId));
+        const row = await serverSecretOf(ctx.db, matchId);
         if (!row) throw notFound();
         await authorizeServer(matchId, row, request.headers.authorization);
         return ingestEvent(ctx, matchId, request.body);

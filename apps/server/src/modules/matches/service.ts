@@ -45,7 +45,7 @@ import {
 } from '../accounts/service';
 import { allocateJob } from '../gameservers/routes';
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
-import { openVoiceChannels, voiceStateOf } from '../voice/channels';
+import { openVoiceChannels, voiceStateOf } from '../voice';
 import { fairestPick } from './fairness';
 import {
   MATCH_START,
@@ -61,6 +61,22 @@ import { reliabilityOf } from './reliability';
 import { banTurn, chooseCaptains, DEFAULT_MAP_POOL, otherTeam, pickTurn, remainingMaps } from './rules';
 import { maps, matches, matchPlayers, matchRounds, type RoundPlayerStats } from './schema';
 import { buildState, isRostered, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
+
+// What other modules read of a match's state (voice channels follow a live match).
+export { matchStateOf } from './lifecycle';
+export { isRostered, type MatchRow } from './state';
+
+/** Whether the match is live now (active, on its game server, playing). */
+export async function isMatchLive(db: Db, matchId: string): Promise<boolean> {
+  const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
+  return Boolean(match) && matchStateOf(match) === 'live';
+}
+
+/** The ids of the matches live now. */
+export async function liveMatchIds(db: Db): Promise<Set<string>> {
+  const active = await db.select().from(matches).where(eq(matches.status, 'active'));
+  return new Set(active.filter((m) => matchStateOf(m) === 'live').map((m) => m.id));
+}
 
 /** The turn of pick or ban number `index` (0-based) of a match. */
 const turnPayload = z.object({ matchId: jobField.id, index: jobField.index });
@@ -200,6 +216,23 @@ export async function findLiveMatchId(db: Db, userId: string): Promise<string | 
     )
     .limit(1);
   return row?.id ?? null;
+}
+
+/** Which of these players are rostered in a live match (findLiveMatchId for many). */
+export async function inLiveMatchAmong(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: matchPlayers.userId })
+    .from(matchPlayers)
+    .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+    .where(
+      and(
+        inArray(matchPlayers.userId, [...userIds]),
+        isNull(matchPlayers.replacedAt),
+        inArray(matches.status, [...LIVE_MATCH_STATUSES]),
+      ),
+    );
+  return new Set(rows.map((r) => r.userId));
 }
 
 export async function getMatchState(

@@ -8,15 +8,14 @@
  * (`/api/match/:id`), never the raw URL, and `unmatched` for requests no route took.
  */
 import { matchStatuses } from '@openpug/shared';
-import { count } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { isLoopbackAddress } from '../dev/routes';
-import { matches } from '../matches/schema';
-import { queueEntries } from '../queue/schema';
+import { countMatchesByStatus } from '../matches/reads';
+import { queueCount } from '../queue/service';
 import { attachMetrics, createMetrics } from './registry';
 
 /** Loopback, or the right METRICS_TOKEN (compared in constant time). */
@@ -49,8 +48,7 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext): void {
     registers: [registry],
     async collect() {
       try {
-        const [row] = await ctx.db.select({ n: count() }).from(queueEntries);
-        this.set(Number(row?.n ?? 0));
+        this.set(await queueCount(ctx.db));
       } catch (err) {
         logFailure(err, 'openpug_queue_players');
       }
@@ -63,10 +61,7 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext): void {
     registers: [registry],
     async collect() {
       try {
-        const rows = await ctx.db
-          .select({ status: matches.status, n: count() })
-          .from(matches)
-          .groupBy(matches.status);
+        const rows = await countMatchesByStatus(ctx.db);
         for (const status of matchStatuses)
           this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
       } catch (err) {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GameFoundPush } from '@openpug/shared';
+import type { GameFoundPush, Locale } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { Config } from '../../config';
@@ -136,25 +136,25 @@ export function vapidKeys(ctx: AppContext): VapidKeys {
   return k;
 }
 
-/** 'game found' to every push subscription of these users (background, bounded retries). */
-export function pushGameFound(ctx: AppContext, userIds: readonly string[], deadline: number): void {
+/**
+ * One push to every subscription of these users, its payload in each user's language (background,
+ * bounded retries); a subscription the push service says is gone is deleted.
+ */
+export function pushToUsers(
+  ctx: AppContext,
+  userIds: readonly string[],
+  payloadOf: (locale: Locale) => object,
+  ttlSeconds: number,
+): void {
   inBackground(ctx, 'push fan-out', async () => {
     const rows = await findUsersByIds(ctx.db, userIds);
-    const seconds = Math.max(1, Math.round((deadline - ctx.clock.now()) / 1000));
     for (const row of rows) {
       const subs = await ctx.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, row.id));
-      const t = notifyTexts(localeOfRow(row.locale));
-      const payload: GameFoundPush = {
-        type: 'game-found',
-        title: t.gameFoundTitle,
-        body: t.gameFound(seconds),
-        url: '/m',
-        deadline,
-      };
+      const payload = payloadOf(localeOfRow(row.locale));
       for (const sub of subs) {
         deliverInBackground(ctx, `push ${row.id}`, async () => {
           try {
-            await sendPush(ctx.config, vapidKeys(ctx), sub, payload, seconds);
+            await sendPush(ctx.config, vapidKeys(ctx), sub, payload, ttlSeconds);
           } catch (err) {
             if (!(err instanceof GoneError)) throw err;
             await ctx.db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, sub.endpoint));
@@ -163,4 +163,28 @@ export function pushGameFound(ctx: AppContext, userIds: readonly string[], deadl
       }
     }
   });
+}
+
+/** 'game found' to every push subscription of these users. */
+export function pushGameFound(ctx: AppContext, userIds: readonly string[], deadline: number): void {
+  const seconds = Math.max(1, Math.round((deadline - ctx.clock.now()) / 1000));
+  pushToUsers(
+    ctx,
+    userIds,
+    (locale): GameFoundPush => {
+      const t = notifyTexts(locale);
+      return { type: 'game-found', title: t.gameFoundTitle, body: t.gameFound(seconds), url: '/m', deadline };
+    },
+    seconds,
+  );
+}
+
+/** Whether the user has at least one push subscription (the queue alert's phone channel). */
+export async function hasPushSubscription(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ endpoint: pushSubscriptions.endpoint })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .limit(1);
+  return rows.length > 0;
 }

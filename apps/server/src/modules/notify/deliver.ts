@@ -103,12 +103,19 @@ const TEXTS = {
     gameFound: (s: number) => `openpug: game found! Accept within ${s} seconds.`,
     matched: 'openpug: everyone accepted, your match is ready. Join the match room now.',
     whatsAppCode: (code: string) => `Your openpug code: ${code}`,
+    queueAlertTitle: (count: number) => `The queue is at ${count}/10`,
+    queueAlertBody: 'Tap to join the queue.',
+    queueAlert: (count: number, link: string) => `openpug: the queue is at ${count}/10. Join now: ${link}`,
   },
   de: {
     gameFoundTitle: 'Spiel gefunden!',
     gameFound: (s: number) => `openpug: Spiel gefunden! Nimm innerhalb von ${s} Sekunden an.`,
     matched: 'openpug: Alle haben angenommen, dein Match ist bereit. Betritt jetzt den Match-Raum.',
     whatsAppCode: (code: string) => `Dein openpug-Code: ${code}`,
+    queueAlertTitle: (count: number) => `Die Warteschlange steht bei ${count}/10`,
+    queueAlertBody: 'Tippe, um der Warteschlange beizutreten.',
+    queueAlert: (count: number, link: string) =>
+      `openpug: Die Warteschlange steht bei ${count}/10. Jetzt beitreten: ${link}`,
   },
 } as const;
 

@@ -20,6 +20,7 @@ import {
   matchPlayers,
   outbox,
   pushSubscriptions,
+  queueAlerts,
   queueCooldowns,
   queueEntries,
   sanctions,
@@ -184,6 +185,17 @@ describe.each(modes)('privacy on $name', ({ name, env }) => {
         auth: 'auth-secret',
         createdAt: new Date(now),
       });
+    await db()
+      .insert(queueAlerts)
+      .values({
+        userId: me.id,
+        threshold: 7,
+        channels: ['desktop'],
+        quietFrom: 23,
+        quietTo: 7,
+        timeZone: 'Europe/Berlin',
+        updatedAt: now,
+      });
     const chat = await sayInGlobal(me, `hello from ${me.name}`);
     return { me, friend, asker, asked, matchId, chat };
   }
@@ -232,6 +244,12 @@ describe.each(modes)('privacy on $name', ({ name, env }) => {
       whatsAppEnabled: true,
       discordLinked: true,
       pushSubscriptions: [{ endpoint: `https://push.example/${me.id}`, createdAt: expect.any(String) }],
+      queueAlert: {
+        threshold: 7,
+        channels: ['desktop'],
+        quietHours: { from: 23, to: 7 },
+        timeZone: 'Europe/Berlin',
+      },
     });
     expect(data.chat.messages).toEqual([
       expect.objectContaining({

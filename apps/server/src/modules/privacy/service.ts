@@ -52,6 +52,7 @@ import { pushSubscriptions } from '../mobile/schema';
 import { activeSanction } from '../moderation/sanctions';
 import { sanctions } from '../moderation/schema';
 import { queueCooldowns, queueEntries } from '../queue/schema';
+import { queueAlerts } from '../queue-alerts/schema';
 import { verifySteamTicket } from '../steam/ticket';
 import { deletionMail } from './mails';
 
@@ -148,6 +149,7 @@ export async function exportData(ctx: AppContext, row: UserRow): Promise<Privacy
     .select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
     .from(pushSubscriptions)
     .where(eq(pushSubscriptions.userId, id));
+  const [alert] = await db.select().from(queueAlerts).where(eq(queueAlerts.userId, id));
   const [chatAccount] = await db
     .select({ matrixUserId: chatAccounts.matrixUserId })
     .from(chatAccounts)
@@ -220,6 +222,17 @@ export async function exportData(ctx: AppContext, row: UserRow): Promise<Privacy
       whatsAppEnabled: row.whatsAppEnabled,
       discordLinked: row.discordId !== null,
       pushSubscriptions: subscriptions.map((s) => ({ endpoint: s.endpoint, createdAt: isoOf(s.createdAt) })),
+      queueAlert: alert
+        ? {
+            threshold: alert.threshold,
+            channels: alert.channels,
+            quietHours:
+              alert.quietFrom !== null && alert.quietTo !== null
+                ? { from: alert.quietFrom, to: alert.quietTo }
+                : null,
+            timeZone: alert.timeZone,
+          }
+        : null,
     },
     chat: {
       matrixUserId: chatAccount?.matrixUserId ?? null,

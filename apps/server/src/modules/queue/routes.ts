@@ -32,7 +32,7 @@ const disconnectJob = defineJob({
   handle: async (ctx, _tx, after, { userId }) => {
     after.add(async () => {
       if ((await ctx.realtime.socketCount(userId)) > 0) return;
-      await leaveQueue(ctx, userId, { onlyOutsidePhase: true });
+      await leaveQueue(ctx, userId, { tabGone: true });
     });
   },
 });
@@ -97,7 +97,7 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
 
     // A queued player whose instance died never signs out; the presence sweep reports them.
     ctx.bus.on('presence.lost', ({ userId }) =>
-      leaveQueue(ctx, userId, { onlyOutsidePhase: true }).then(() => undefined),
+      leaveQueue(ctx, userId, { tabGone: true }).then(() => undefined),
     );
 
     ctx.realtime.onAuthenticated(async (socket, userId) => {

@@ -1,9 +1,15 @@
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { ACCEPT_PHASE_INITIAL, ACCEPT_PHASE_STATUSES } from './accept-phase';
 
+/** Where a queue place was taken (queue_entries.via). */
+export const QUEUE_VIAS = ['web', 'discord'] as const;
+export type QueueVia = (typeof QUEUE_VIAS)[number];
+
 /**
  * The queue: one row per queued player. `seq` is the queue order (kept by players who accepted
- * a phase that timed out); `phaseId` is set while the player is in an accept phase.
+ * a phase that timed out); `phaseId` is set while the player is in an accept phase. `via` is where
+ * the place was taken: `web` (a tab or the phone app; the place goes when the last tab has been
+ * gone for the grace period) or `discord` (the bot's /queue join; no tab needed).
  */
 export const queueEntries = pgTable(
   'queue_entries',
@@ -13,6 +19,7 @@ export const queueEntries = pgTable(
     joinedAt: bigint('joined_at', { mode: 'number' }).notNull(),
     phaseId: text('phase_id'),
     accepted: boolean('accepted').notNull().default(false),
+    via: text('via', { enum: QUEUE_VIAS }).notNull().default('web'),
   },
   (t) => [index('queue_entries_seq_idx').on(t.seq), index('queue_entries_phase_idx').on(t.phaseId)],
 );

@@ -15,7 +15,10 @@
  * PUBLIC_QUEUE_UPDATE {count}. Every way of missing a phase (declining, letting it run out,
  * leaving the queue during it) records a miss and its escalating cooldown (cooldowns.ts); joining
  * during a cooldown is refused with QUEUE_COOLDOWN. Every count change and every match start is
- * written to the per-minute history (insights/history.ts) in the same transaction.
+ * written to the per-minute history (insights/history.ts) in the same transaction. A place is taken
+ * on the web or through the Discord bot (`via`, one queue either way); only a web place goes when the
+ * player's last tab has been gone for the grace period. Every end of a phase emits
+ * `queue.phaseEnded` (the Discord DMs are edited from it).
  */
 import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
@@ -32,7 +35,7 @@ import { createMatch, findLiveMatchId } from '../matches/service';
 import { refuseBanned } from '../moderation/sanctions';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
 import { activeCooldown, recordOffence } from './cooldowns';
-import { acceptPhases, queueEntries } from './schema';
+import { acceptPhases, type QueueVia, queueEntries } from './schema';
 
 /** The accept phase's deadline (ACCEPT_TIMEOUT_MS). */
 export const acceptJob = defineJob({
@@ -47,8 +50,22 @@ declare module '../../events' {
     'queue.phaseStarted': { phaseId: string; playerIds: string[]; deadline: number };
     /** All ten accepted and the match is set (after commit). */
     'queue.matched': { phaseId: string; playerIds: string[]; matchId: string };
+    /**
+     * An accept phase ended (after commit): all ten accepted (`matchId`), one declined
+     * (`declinedBy`) or the deadline passed (`accepted`: who had accepted and keeps their place).
+     */
+    'queue.phaseEnded': PhaseEnded;
   }
 }
+export type PhaseEnded = { phaseId: string; playerIds: string[] } & (
+  | { outcome: 'matched'; matchId: string }
+  | { outcome: 'declined'; declinedBy: string }
+  | { outcome: 'timedout'; accepted: string[] }
+);
+
+const emitPhaseEnded = (ctx: AppContext, after: After, ended: PhaseEnded) =>
+  after.add(() => void ctx.bus.emit('queue.phaseEnded', ended));
+
 const QUEUE_LOCK_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316005)');
 
 async function lockQueue(tx: Db): Promise<void> {
@@ -140,6 +157,7 @@ function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], i
 export async function joinQueue(
   ctx: AppContext,
   userId: string,
+  via: QueueVia = 'web',
 ): Promise<{ inQueue: boolean; count: number }> {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound('USER_DOES_NOT_EXIST');
@@ -156,7 +174,7 @@ export async function joinQueue(
       if (await findLiveMatchId(tx, userId)) throw conflict('ALREADY_IN_MATCH');
       const inserted = await tx
         .insert(queueEntries)
-        .values({ userId, joinedAt: ctx.clock.now() })
+        .values({ userId, joinedAt: ctx.clock.now(), via })
         .onConflictDoNothing()
         .returning({ userId: queueEntries.userId });
       if (inserted.length === 0) throw conflict('ALREADY_IN_QUEUE');
@@ -168,21 +186,25 @@ export async function joinQueue(
   );
 }
 
-/** Leaves the queue. During an accept phase this counts as not accepting. */
+/**
+ * Leaves the queue. During an accept phase this counts as not accepting. `tabGone`: the player's
+ * tabs have been gone for the grace period; only a place taken on the web and outside an accept
+ * phase goes (a Discord place needs no tab; a phase is settled by its own deadline).
+ */
 export async function leaveQueue(
   ctx: AppContext,
   userId: string,
-  opts: { onlyOutsidePhase?: boolean } = {},
+  opts: { tabGone?: boolean } = {},
 ): Promise<{ inQueue: boolean; count: number }> {
   return inTransaction(
     ctx.db,
     async (tx, after) => {
       await lockQueue(tx);
-      const cond = opts.onlyOutsidePhase
-        ? and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId))
+      const cond = opts.tabGone
+        ? and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId), eq(queueEntries.via, 'web'))
         : eq(queueEntries.userId, userId);
       if (!(await removeEntry(ctx, tx, after, userId, cond, true))) {
-        if (opts.onlyOutsidePhase) return { inQueue: true, count: await queueCount(tx) };
+        if (opts.tabGone) return { inQueue: await isQueued(tx, userId), count: await queueCount(tx) };
         throw conflict('NOT_IN_QUEUE');
       }
       return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
@@ -283,6 +305,7 @@ export async function readyQueue(
           for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
         });
         after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds: ids, matchId }));
+        emitPhaseEnded(ctx, after, { phaseId, playerIds: ids, outcome: 'matched', matchId });
         return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
       }
       return { inQueue: true, count: await queueCount(tx) };
@@ -328,6 +351,12 @@ export async function declineQueue(
           ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
       });
       patchQueue(ctx, after, [userId], false);
+      emitPhaseEnded(ctx, after, {
+        phaseId: phase.id,
+        playerIds: phase.playerIds,
+        outcome: 'declined',
+        declinedBy: userId,
+      });
       if (entails(next, 'formPhases')) await formPhases(ctx, tx, after);
       return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
     },
@@ -361,6 +390,7 @@ export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phas
       ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
   });
   patchQueue(ctx, after, kicked, false);
+  emitPhaseEnded(ctx, after, { phaseId, playerIds: phase.playerIds, outcome: 'timedout', accepted });
   if (entails(next, 'formPhases')) await formPhases(ctx, tx, after);
   await broadcastCount(ctx, tx, after);
 }
@@ -402,6 +432,40 @@ export async function isQueued(db: Db, userId: string): Promise<boolean> {
     .from(queueEntries)
     .where(eq(queueEntries.userId, userId));
   return rows.length > 0;
+}
+
+/** The accept phase a queued player is in, or null (not queued, or waiting outside a phase). */
+export async function phaseIdOfPlayer(db: Db, userId: string): Promise<string | null> {
+  const [entry] = await db
+    .select({ phaseId: queueEntries.phaseId })
+    .from(queueEntries)
+    .where(eq(queueEntries.userId, userId));
+  return entry?.phaseId ?? null;
+}
+
+/** An accept phase as stored (status, players, the match it became), or undefined. */
+export async function acceptPhaseById(db: Db, phaseId: string) {
+  const [phase] = await db.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
+  return phase;
+}
+
+/** How many players of an accept phase have accepted so far. */
+export async function acceptedCountOf(db: Db, phaseId: string): Promise<number> {
+  const rows = await db
+    .select({ accepted: queueEntries.accepted })
+    .from(queueEntries)
+    .where(eq(queueEntries.phaseId, phaseId));
+  return rows.filter((r) => r.accepted).length;
+}
+
+/** Which of these players are queued (in an accept phase or not). */
+export async function queuedAmong(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: queueEntries.userId })
+    .from(queueEntries)
+    .where(inArray(queueEntries.userId, [...userIds]));
+  return new Set(rows.map((r) => r.userId));
 }
 
 /**

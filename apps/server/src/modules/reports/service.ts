@@ -29,14 +29,14 @@ import {
   type ReportResolve,
   type ReportSummary,
 } from '@openpug/shared';
-import { and, asc, count, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { inTransaction, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
-import { chatRooms } from '../chat/schema';
-import { matches, matchPlayers } from '../matches/schema';
+import { matchIdOfChatRoom } from '../chat/service';
+import { lastFinishedMatchesOf, playedTogether } from '../matches/reads';
 import { recordAudit } from '../moderation/audit';
 import { insertSanction, sanctionsOf } from '../moderation/service';
 import { reports } from './schema';
@@ -46,15 +46,6 @@ type ReportRow = typeof reports.$inferSelect;
 const HOUR = 3_600_000;
 const RECENT_MATCHES = 5;
 const HISTORY = 10;
-
-/** Both players are on the roster of the match. */
-async function playedTogether(db: Db, matchId: string, a: string, b: string): Promise<boolean> {
-  const rows = await db
-    .select({ userId: matchPlayers.userId })
-    .from(matchPlayers)
-    .where(and(eq(matchPlayers.matchId, matchId), inArray(matchPlayers.userId, [a, b])));
-  return new Set(rows.map((r) => r.userId)).size === 2;
-}
 
 async function names(db: Db, ids: Iterable<string>): Promise<Map<string, string | null>> {
   return new Map((await findUsersByIds(db, [...new Set(ids)])).map((u) => [u.id, u.name]));
@@ -137,12 +128,11 @@ export async function fileChatMessageReport(ctx: AppContext, r: ChatMessageRepor
   const reportedId = productUserIdOf(r.senderMatrixId);
   if (!reporterId || !reportedId || reporterId === reportedId) return false;
   if (!(await findUserById(ctx.db, reporterId)) || !(await findUserById(ctx.db, reportedId))) return false;
-  const [room] = await ctx.db
-    .select({ key: chatRooms.key })
-    .from(chatRooms)
-    .where(and(eq(chatRooms.kind, 'match'), eq(chatRooms.roomId, r.roomId)));
+  const roomMatchId = await matchIdOfChatRoom(ctx.db, r.roomId);
   const matchId =
-    room && (await playedTogether(ctx.db, room.key, reporterId, reportedId)) ? room.key : undefined;
+    roomMatchId && (await playedTogether(ctx.db, roomMatchId, reporterId, reportedId))
+      ? roomMatchId
+      : undefined;
   const body = typeof r.content.body === 'string' ? r.content.body : `[${r.type}]`;
   const text = [`Chat message: "${body}"`, r.reason ? `Reason: ${r.reason}` : '']
     .filter(Boolean)
@@ -177,21 +167,7 @@ export async function myReports(ctx: AppContext, userId: string): Promise<MyRepo
 }
 
 async function recentMatches(db: Db, userId: string): Promise<ReportMatch[]> {
-  const rows = await db
-    .select({
-      matchId: matches.id,
-      finishedAt: matches.finishedAt,
-      map: matches.mapName,
-      team: matchPlayers.team,
-      winner: matches.winner,
-      scoreOne: matches.scoreOne,
-      scoreTwo: matches.scoreTwo,
-    })
-    .from(matchPlayers)
-    .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-    .where(and(eq(matchPlayers.userId, userId), eq(matches.status, 'finished')))
-    .orderBy(desc(matches.finishedAt), desc(matches.id))
-    .limit(RECENT_MATCHES);
+  const rows = await lastFinishedMatchesOf(db, userId, RECENT_MATCHES);
   return rows.map((r) => {
     const mine = r.team === 'teamTwo' ? r.scoreTwo : r.scoreOne;
     const theirs = r.team === 'teamTwo' ? r.scoreOne : r.scoreTwo;

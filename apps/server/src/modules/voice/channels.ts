@@ -19,10 +19,15 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { findUsersByIds } from '../accounts/service';
-import { matchStateOf } from '../matches/lifecycle';
-import { matches } from '../matches/schema';
-import { loadMatch, publishState } from '../matches/service';
-import { isRostered, type MatchRow } from '../matches/state';
+import {
+  isMatchLive,
+  isRostered,
+  liveMatchIds,
+  loadMatch,
+  type MatchRow,
+  matchStateOf,
+  publishState,
+} from '../matches/service';
 import { voiceChannels } from './schema';
 import { VoiceChannelMissingError, VoiceChannelNameInUseError, type VoiceClientPlace } from './types';
 
@@ -41,8 +46,7 @@ export const voiceChannelsJob = defineJob({
   kind: 'voice.channels',
   payload: z.object({ matchId: jobField.id }),
   handle: async (ctx, tx, after, { matchId }) => {
-    const [match] = await tx.select().from(matches).where(eq(matches.id, matchId));
-    if (!match || matchStateOf(match) !== 'live') return; // over or restarting: match.ended cleans up
+    if (!(await isMatchLive(tx, matchId))) return; // over or restarting: match.ended cleans up
     await ctx.jobs.reschedule(
       tx,
       after,
@@ -245,8 +249,7 @@ export async function closeMatchChannels(ctx: AppContext, matchId: string): Prom
  */
 export async function sweepChannels(ctx: AppContext): Promise<boolean> {
   try {
-    const active = await ctx.db.select().from(matches).where(eq(matches.status, 'active'));
-    const liveIds = new Set(active.filter((m) => matchStateOf(m) === 'live').map((m) => m.id));
+    const liveIds = await liveMatchIds(ctx.db);
     const rows = await ctx.db.select().from(voiceChannels);
     for (const row of rows.filter((r) => !liveIds.has(r.matchId))) {
       await ctx.voice.deleteChannel(row.channelId);

@@ -14,6 +14,7 @@ import { TeamSpeakVoiceServer } from './serverquery';
 import { SimulatedVoiceServer } from './simulated';
 import type { VoiceServer } from './types';
 
+export { openVoiceChannels, voiceStateOf } from './channels';
 export type { VoiceServer } from './types';
 
 type Log = {

@@ -21,7 +21,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { storeOutboxMessage } from '../mail/mailer';
 
-export type WhatsAppKind = 'game_found' | 'matched' | 'code' | 'text';
+export type WhatsAppKind = 'game_found' | 'matched' | 'queue_alert' | 'code' | 'text';
 
 export interface WhatsAppMessage {
   /** E.164 number, e.g. +491701234567. */
@@ -52,6 +52,7 @@ export function templatesOf(config: Config): WhatsAppTemplates {
     names: {
       game_found: config.WHATSAPP_TEMPLATE_GAME_FOUND,
       matched: config.WHATSAPP_TEMPLATE_MATCHED,
+      queue_alert: config.WHATSAPP_TEMPLATE_QUEUE_ALERT,
       code: config.WHATSAPP_TEMPLATE_CODE,
     },
     languages: { en: config.WHATSAPP_LANGUAGE_EN, de: config.WHATSAPP_LANGUAGE_DE },

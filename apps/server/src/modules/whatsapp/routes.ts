@@ -29,16 +29,15 @@ import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { verificationCodes } from '../../lib/verification-code';
-import { findUsersByIds, updateUser } from '../accounts/service';
+import { updateUser } from '../accounts/service';
 import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth/guard';
-import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
-import type { WhatsAppKind } from './provider';
+import { localeOfRow, notifyTexts } from '../notify/deliver';
 import { whatsAppCodes } from './schema';
 import {
   clearWhatsAppDelivery,
   DELIVERY_STATUSES,
-  pausedUserIds,
+  notifyWhatsApp,
   recordStatuses,
   type StatusUpdate,
   sendWhatsApp,
@@ -49,34 +48,6 @@ export { setWhatsAppSender, whatsAppSender } from './service';
 
 export const WHATSAPP_CODE_TTL_MS = 10 * 60_000;
 export const WHATSAPP_CODE_MAX_ATTEMPTS = 5;
-
-/**
- * Sends one template to every user of `userIds` with a linked number, WhatsApp enabled and not
- * paused (background, retried per notify/deliver.ts).
- */
-export function notifyWhatsApp(
-  ctx: AppContext,
-  userIds: readonly string[],
-  kind: Exclude<WhatsAppKind, 'code'>,
-  content: (locale: 'en' | 'de') => { params: string[]; text: string },
-) {
-  inBackground(ctx, 'whatsapp fan-out', async () => {
-    const rows = await findUsersByIds(ctx.db, userIds);
-    const paused = await pausedUserIds(
-      ctx,
-      rows.map((r) => r.id),
-    );
-    for (const row of rows) {
-      if (!row.whatsAppEnabled || !row.phone || paused.has(row.id)) continue;
-      const to = row.phone;
-      const locale = localeOfRow(row.locale);
-      const { params, text } = content(locale);
-      deliverInBackground(ctx, `whatsapp ${row.id}`, async () => {
-        await sendWhatsApp(ctx, { to, userId: row.id, kind, locale, params, text });
-      });
-    }
-  });
-}
 
 /** `sha256=<hex>` of X-Hub-Signature-256 against the HMAC-SHA256 of the raw body, in constant time. */
 export function validSignature(secret: string | undefined, header: unknown, raw: Buffer): boolean {

@@ -11,7 +11,14 @@
 import type { WhatsAppStatus } from '@openpug/shared';
 import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { createWhatsAppSender, type WhatsAppMessage, type WhatsAppSender } from './provider';
+import { findUsersByIds } from '../accounts/service';
+import { deliverInBackground, inBackground, localeOfRow } from '../notify';
+import {
+  createWhatsAppSender,
+  type WhatsAppKind,
+  type WhatsAppMessage,
+  type WhatsAppSender,
+} from './provider';
 import { whatsAppFailures, whatsAppMessages } from './schema';
 
 const senders = new WeakMap<AppContext, WhatsAppSender>();
@@ -137,4 +144,32 @@ export async function whatsAppStatusOf(
     paused: Boolean(failure),
     failure: failure ? { errorCode: failure.errorCode, failedAt: failure.failedAt.getTime() } : null,
   };
+}
+
+/**
+ * Sends one template to every user of `userIds` with a linked number, WhatsApp enabled and not
+ * paused (background, retried per notify/deliver.ts).
+ */
+export function notifyWhatsApp(
+  ctx: AppContext,
+  userIds: readonly string[],
+  kind: Exclude<WhatsAppKind, 'code'>,
+  content: (locale: 'en' | 'de') => { params: string[]; text: string },
+) {
+  inBackground(ctx, 'whatsapp fan-out', async () => {
+    const rows = await findUsersByIds(ctx.db, userIds);
+    const paused = await pausedUserIds(
+      ctx,
+      rows.map((r) => r.id),
+    );
+    for (const row of rows) {
+      if (!row.whatsAppEnabled || !row.phone || paused.has(row.id)) continue;
+      const to = row.phone;
+      const locale = localeOfRow(row.locale);
+      const { params, text } = content(locale);
+      deliverInBackground(ctx, `whatsapp ${row.id}`, async () => {
+        await sendWhatsApp(ctx, { to, userId: row.id, kind, locale, params, text });
+      });
+    }
+  });
 }

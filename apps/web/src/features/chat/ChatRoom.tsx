@@ -83,7 +83,9 @@ function useReadMarker(room: Room | null): () => void {
       const lastEvent = [...events].reverse().find((e) => e.getId() && !e.status);
       const id = lastEvent?.getId();
       if (!lastEvent || !id) return;
-      if (room.getEventReadUpTo(c.getUserId() ?? '') === id) return;
+      // Only a receipt the server has counts: after a late join the latest event is my own join,
+      // which matrix-js-sdk marks read by itself, and a message before it would stay unread.
+      if (room.getEventReadUpTo(c.getUserId() ?? '', true) === id) return;
       void c
         .setRoomReadMarkers(room.roomId, id, lastEvent)
         .catch((err) => console.error('[chat] read marker', err));
@@ -316,6 +318,20 @@ function RoomBody({ room, variant, captain }: { room: Room; variant: ChatVariant
   useEffect(() => {
     if (document.visibilityState === 'visible' && document.hasFocus()) markRead();
   }, [events, markRead]);
+
+  // Messages that arrived while the player was in another tab or window were left unread (above):
+  // coming back to the open room reads them.
+  useEffect(() => {
+    const onBack = () => {
+      if (document.visibilityState === 'visible') markRead();
+    };
+    window.addEventListener('focus', onBack);
+    document.addEventListener('visibilitychange', onBack);
+    return () => {
+      window.removeEventListener('focus', onBack);
+      document.removeEventListener('visibilitychange', onBack);
+    };
+  }, [markRead]);
 
   const onScroll = () => {
     const el = scroller.current;

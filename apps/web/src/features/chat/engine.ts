@@ -36,6 +36,8 @@ import {
   ROOM_TAGS,
   type RoomSummary,
   type RoomTag,
+  type UnreadTimelineEvent,
+  unreadWhileInvited,
 } from './rules';
 import { resetChatState, setChatUnavailable, useChat } from './store';
 
@@ -185,13 +187,14 @@ export function refreshRooms(): void {
     const c = client;
     if (!c) return;
     const globalAlias = `#${GLOBAL_ROOM_ALIAS_LOCALPART}:${serverName()}`;
+    const me = c.getUserId() ?? '';
     let globalRoomId: string | null = null;
     const chats: RoomSummary[] = [];
     const unreadByRoom: Record<string, number> = {};
     for (const room of c.getRooms()) {
       if (room.getMyMembership() !== 'join') continue;
       if (room.getCanonicalAlias() === globalAlias) globalRoomId = room.roomId;
-      const unread = room.getUnreadNotificationCount(NotificationCountType.Total);
+      const unread = roomUnread(room, me);
       unreadByRoom[room.roomId] = unread;
       chats.push({
         roomId: room.roomId,
@@ -203,6 +206,31 @@ export function refreshRooms(): void {
     }
     useChat.setState({ chats, unreadByRoom, globalRoomId, notifications: notificationsMap(chats) });
   });
+}
+
+/**
+ * A room's unread count (docs/contract.md §4 Chat): the server's notification count, which starts at
+ * my join, plus the messages that came while I was only invited (rules.ts, unreadWhileInvited).
+ */
+export function roomUnread(room: Room, me: string): number {
+  const events: UnreadTimelineEvent[] = room
+    .getLiveTimeline()
+    .getEvents()
+    .map((e) => ({
+      id: e.getId(),
+      type: e.getType(),
+      sender: e.getSender() ?? '',
+      stateKey: e.getStateKey(),
+      membership: e.getContent().membership,
+      msgtype: e.getContent().msgtype,
+      redacted: e.isRedacted(),
+    }));
+  return (
+    room.getUnreadNotificationCount(NotificationCountType.Total) +
+    // Only a receipt the server has: matrix-js-sdk also counts my own join as read (a synthesized
+    // receipt), which would hide the message just before it.
+    unreadWhileInvited(events, me, room.getEventReadUpTo(me, true))
+  );
 }
 
 /** The room's display name: a direct room is named after the other member. */

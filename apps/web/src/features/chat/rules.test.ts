@@ -14,6 +14,7 @@ import {
   notificationsMap,
   typingText,
   unreadElsewhere,
+  unreadWhileInvited,
   zoomBy,
 } from './rules';
 
@@ -205,5 +206,66 @@ describe('the chat button and the rooms button (phone: direct messages one tap a
   it('counts the unread messages of the other rooms', () => {
     expect(unreadElsewhere(rooms, '!dm-old')).toBe(1);
     expect(unreadElsewhere(rooms, 'global')).toBe(3);
+  });
+});
+
+describe('messages that came while invited count as unread (docs/contract.md §4 Chat)', () => {
+  const me = '@me:hs';
+  const member = (id: string, membership: string) => ({
+    id,
+    type: 'm.room.member',
+    sender: membership === 'invite' ? '@friend:hs' : me,
+    stateKey: me,
+    membership,
+    redacted: false,
+  });
+  const message = (
+    id: string,
+    over: Partial<{ sender: string; msgtype: string; redacted: boolean }> = {},
+  ) => ({
+    id,
+    type: 'm.room.message',
+    sender: over.sender ?? '@friend:hs',
+    stateKey: undefined,
+    msgtype: over.msgtype ?? 'm.text',
+    redacted: over.redacted ?? false,
+  });
+
+  it('counts the messages from others between my invite and my join', () => {
+    const events = [
+      message('$before'),
+      member('$invite', 'invite'),
+      message('$first'),
+      member('$join', 'join'),
+    ];
+    expect(unreadWhileInvited(events, me, null)).toBe(1);
+    // Messages after the join are the server's count, not added again.
+    expect(unreadWhileInvited([...events, message('$after')], me, null)).toBe(1);
+  });
+  it('leaves out my own messages, notices and redacted messages', () => {
+    const events = [
+      member('$invite', 'invite'),
+      message('$mine', { sender: me }),
+      message('$notice', { msgtype: 'm.notice' }),
+      message('$gone', { redacted: true }),
+      message('$counted'),
+      member('$join', 'join'),
+    ];
+    expect(unreadWhileInvited(events, me, null)).toBe(1);
+  });
+  it('counts nothing my read receipt covers', () => {
+    const events = [
+      member('$invite', 'invite'),
+      message('$one'),
+      message('$two'),
+      member('$join', 'join'),
+      message('$after'),
+    ];
+    expect(unreadWhileInvited(events, me, '$one')).toBe(1);
+    expect(unreadWhileInvited(events, me, '$join')).toBe(0);
+    expect(unreadWhileInvited(events, me, '$after')).toBe(0);
+  });
+  it('counts nothing in a room I was never invited to (joined directly)', () => {
+    expect(unreadWhileInvited([message('$a'), member('$join', 'join'), message('$b')], me, null)).toBe(0);
   });
 });

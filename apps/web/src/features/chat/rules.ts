@@ -228,6 +228,50 @@ export function notificationsMap(rooms: Pick<RoomSummary, 'name' | 'unread'>[]):
   return map;
 }
 
+/** What `unreadWhileInvited` reads of one timeline event (no matrix-js-sdk types here). */
+export interface UnreadTimelineEvent {
+  id: string | undefined;
+  type: string;
+  sender: string;
+  stateKey: string | undefined;
+  /** content.membership of a member event, content.msgtype of a message. */
+  membership?: unknown;
+  msgtype?: unknown;
+  redacted: boolean;
+}
+
+/**
+ * Messages from others that arrived while `me` was only invited, and that my read receipt
+ * (`readUpTo`) does not cover (docs/contract.md §4 Chat). The homeserver counts unread messages from
+ * my join on (so does Synapse: it computes notifications for joined members only), so a friend's
+ * first direct message sent before the invite was joined — I was offline, or my chat was still
+ * starting — would never count. The room's count is the server's plus these. `events` in timeline
+ * order.
+ */
+export function unreadWhileInvited(
+  events: UnreadTimelineEvent[],
+  me: string,
+  readUpTo: string | null,
+): number {
+  let invited = false;
+  let count = 0;
+  for (const e of events) {
+    if (e.type === 'm.room.member' && e.stateKey === me) invited = e.membership === 'invite';
+    else if (
+      invited &&
+      e.type === 'm.room.message' &&
+      e.sender !== me &&
+      !e.redacted &&
+      // Notices never count, as on the server (.m.rule.suppress_notices).
+      e.msgtype !== 'm.notice'
+    )
+      count++;
+    // A receipt reads everything up to its event.
+    if (readUpTo && e.id === readUpTo) count = 0;
+  }
+  return count;
+}
+
 /**
  * docs/contract.md §9: a desktop notification is ignored if the event is older than 10 s, in the currently
  * open room, or in a room with more than 2 members. A sound plays only for text messages.

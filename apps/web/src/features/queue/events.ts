@@ -2,8 +2,10 @@
  * The queue's live events, the same for the queue widget and the phone app (/m): the public count,
  * the accept phase (ready, ready updates, kick, timeout), a cooldown starting or lifted, the match (found, started) and the sync
  * across the user's devices. The callbacks run after the queue state and the session know the
- * match; what each surface does then (navigate, show a link) is its own.
+ * match; what each surface does then (navigate, show a link) is its own. Also the queue alert's
+ * desktop notification and its `?queue=join` link (features/queue-alerts).
  */
+import { useQueueAlertEvents, useQueueJoinLink } from '../queue-alerts';
 import { useQueueSync } from '../reach/queueSync';
 import { useSocketEvent } from '../socket';
 import { markInMatch } from './actions';
@@ -17,6 +19,9 @@ export function useQueueSocketEvents({
   onMatchStart?(matchId: string): void;
 }): void {
   useQueueSync();
+  // "Notify me at N/10": the desktop notification and the one-tap join link it opens.
+  useQueueAlertEvents();
+  useQueueJoinLink();
   useSocketEvent('PUBLIC_QUEUE_UPDATE', ({ count }) => dispatchQueue({ type: 'count', count }));
   useSocketEvent('PRIVATE_QUEUE_READY', ({ players, deadline }) =>
     dispatchQueue({ type: 'ready', players, deadline }),

@@ -33,6 +33,7 @@ import { openVoiceLinkDialog } from '../../features/accounts/voiceLinkState';
 import { api } from '../../features/api/client';
 import { setLoading, setSuccessMessage } from '../../features/app-state/store';
 import { setLocale } from '../../features/locale/locale';
+import { QueueAlertSection } from '../../features/queue-alerts';
 import { DiscordRow } from '../../features/reach/DiscordRow';
 import { WhatsAppRow } from '../../features/reach/WhatsAppRow';
 import { updateSessionUser, useSession } from '../../features/session/store';
@@ -259,6 +260,9 @@ export function SettingsScreen() {
     <ScreenPage title={t('screens.settings.title')}>
       <Stack spacing={3} sx={{ maxWidth: 720 }}>
         <LinkedAccounts />
+        <Section title={t('queueAlerts.title')}>
+          <QueueAlertSection />
+        </Section>
         <Appearance />
         <Language />
         <YourDataSection />

@@ -1,0 +1,3 @@
+export { useQueueAlertEvents } from './desktopAlert';
+export { useQueueJoinLink } from './joinLink';
+export { QueueAlertSection } from './QueueAlertSection';

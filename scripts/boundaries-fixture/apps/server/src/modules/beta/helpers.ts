@@ -1,0 +1,1 @@
+export const twiceOf = (n: number) => 2 * n;

@@ -1,0 +1,1 @@
+export { countBetaRows } from './service';

@@ -1,0 +1,1 @@
+export const betaRows = { name: 'beta_rows' };

@@ -1,0 +1,4 @@
+import { twiceOf } from './helpers';
+import { betaRows } from './schema';
+
+export const countBetaRows = () => twiceOf(betaRows.name.length);

@@ -1,0 +1,4 @@
+// Through the other feature's entry: allowed.
+import { twoStore } from '../two';
+
+export const oneCount = () => twoStore.count;

@@ -1,0 +1,1 @@
+export { twoStore } from './store';

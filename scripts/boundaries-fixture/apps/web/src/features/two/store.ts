@@ -1,0 +1,1 @@
+export const twoStore = { count: 0 };
