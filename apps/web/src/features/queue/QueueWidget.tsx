@@ -178,7 +178,11 @@ export function QueueWidget() {
               </Box>
             </Typography>
             {/* On a phone the estimate's sentence doubled the widget's height over every page. */}
-            {inQueue && !accepting && !phone && <QueueEta count={count} />}
+            {inQueue && !accepting && (
+              <Box sx={{ display: phone ? 'none' : 'block' }}>
+                <QueueEta count={count} />
+              </Box>
+            )}
           </Box>
           {inQueue && !accepting && phone && <ArenaQueueButton compact />}
           {inQueue && !accepting && phone && <NotificationOptIn compact />}
