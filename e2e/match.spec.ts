@@ -70,7 +70,7 @@ test('two browsers and eight bots play a match from the queue to the result', as
       const widget = page.getByTestId('queue-widget');
       await expect(widget.getByTestId('queue-count')).toContainText('2');
       const count = await widget.getByTestId('queue-count').boundingBox();
-      const leave = await widget.getByRole('button').boundingBox();
+      const leave = await widget.getByRole('button', { name: /^(Leave|Verlassen)$/ }).boundingBox();
       const apart = count && leave && (count.x + count.width <= leave.x || count.y >= leave.y + leave.height);
       expect(apart, `queue count ${JSON.stringify(count)} overlaps the button ${JSON.stringify(leave)}`).toBe(
         true,

@@ -1,5 +1,7 @@
 // Starts the built server for the browser tests: builds first when no build exists, then runs
 // apps/server/dist/main.js on a fresh temporary data directory that is removed on exit.
+// E2E_DATA_DIR=<dir> runs on that directory instead and keeps it: the new-deploy journey restarts
+// the server on the same data with another web build, as a deploy does.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +22,8 @@ if (!webDist && (!existsSync(webIndex) || (!fromSource && !existsSync(serverMain
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'openpug-e2e-'));
+const keptDataDir = process.env.E2E_DATA_DIR;
+const dataDir = keptDataDir ?? mkdtempSync(path.join(tmpdir(), 'openpug-e2e-'));
 const args = fromSource ? ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')] : [serverMain];
 const server = spawn(process.execPath, args, {
   cwd: root,
@@ -36,7 +39,9 @@ const server = spawn(process.execPath, args, {
   },
 });
 
-const cleanUp = () => rmSync(dataDir, { recursive: true, force: true });
+const cleanUp = () => {
+  if (!keptDataDir) rmSync(dataDir, { recursive: true, force: true });
+};
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));
 }

@@ -136,8 +136,15 @@ export function VoiceLinkDialog() {
                 ))}
               </List>
             ) : (
-              <Stack direction="row" spacing={2} sx={{ py: 2, alignItems: 'center' }}>
-                <CircularProgress size={20} />
+              // A status (read out when it appears), its spinner named (issue 17: no unnamed progressbar).
+              <Stack
+                direction="row"
+                spacing={2}
+                role="status"
+                data-testid="voice-waiting"
+                sx={{ py: 2, alignItems: 'center' }}
+              >
+                <CircularProgress size={20} aria-label={t('accounts.voice.waitingLabel')} />
                 <Typography variant="body2" color="text.secondary">
                   {t('accounts.voice.waiting')}
                 </Typography>

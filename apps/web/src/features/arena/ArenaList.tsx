@@ -6,6 +6,7 @@
  */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Popover from '@mui/material/Popover';
 import Stack from '@mui/material/Stack';
@@ -99,25 +100,42 @@ export function ArenaList() {
   );
 }
 
-/** The queue widget's "Arena" button: the list in a popover while the player waits. */
-export function ArenaQueueButton() {
+/**
+ * The queue widget's "Arena" button: the list in a popover while the player waits. `compact`: an
+ * icon button with the same name (the queue widget's one line on a phone).
+ */
+export function ArenaQueueButton({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const servers = useArenaServers().data?.servers ?? [];
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   if (servers.length === 0) return null;
   const players = servers.reduce((n, s) => n + s.players, 0);
+  const label = t('arena.warmUp', { count: players });
   return (
     <>
-      <Button
-        size="small"
-        color="inherit"
-        data-testid="arena-queue-button"
-        startIcon={<ArenaIcon size={18} />}
-        onClick={(e) => setAnchor(e.currentTarget)}
-        sx={{ color: 'text.secondary' }}
-      >
-        {t('arena.warmUp', { count: players })}
-      </Button>
+      {compact ? (
+        <IconButton
+          size="small"
+          data-testid="arena-queue-button"
+          aria-label={label}
+          title={label}
+          onClick={(e) => setAnchor(e.currentTarget)}
+          sx={{ flexShrink: 0, color: 'text.secondary' }}
+        >
+          <ArenaIcon size={20} />
+        </IconButton>
+      ) : (
+        <Button
+          size="small"
+          color="inherit"
+          data-testid="arena-queue-button"
+          startIcon={<ArenaIcon size={18} />}
+          onClick={(e) => setAnchor(e.currentTarget)}
+          sx={{ color: 'text.secondary' }}
+        >
+          {label}
+        </Button>
+      )}
       <Popover
         open={anchor !== null}
         anchorEl={anchor}

@@ -113,6 +113,8 @@ export function AcceptDialog() {
               </Box>
               {p.accepted && (
                 <Box
+                  // An image with a name: a plain div may not carry aria-label (axe aria-prohibited-attr).
+                  role="img"
                   aria-label={t('queue.accept.accepted')}
                   sx={{
                     position: 'absolute',

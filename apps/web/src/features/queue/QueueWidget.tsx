@@ -10,11 +10,13 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatMmSs } from '../../ui/countdown';
 import { useNow } from '../../ui/useNow';
+import { visuallyHidden } from '../../ui/visuallyHidden';
 import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
 import { ArenaQueueButton } from '../arena';
 import { QueueEta } from '../insights';
@@ -44,6 +46,34 @@ function useQueueEvents() {
   useQueueSocketEvents({ onMatchStart: (matchId) => navigate(`/match/${matchId}`) });
 }
 
+const QUEUE_WIDGET_TOP_VAR = '--op-queue-widget-top';
+
+/**
+ * Publishes how far the widget reaches up from the bottom of the window (its top edge) as the CSS
+ * variable --op-queue-widget-top on the document, which the layout's bottom padding and the
+ * page's scroll padding follow (AppLayout.module.css): a page scrolled to its end, or an element
+ * scrolled into view by keyboard focus, is never left under the widget.
+ */
+function usePublishedTop(element: HTMLElement | null) {
+  useLayoutEffect(() => {
+    if (!element) return;
+    const root = document.documentElement;
+    const publish = () => {
+      const top = element.getBoundingClientRect().top;
+      root.style.setProperty(QUEUE_WIDGET_TOP_VAR, `${Math.max(0, Math.ceil(window.innerHeight - top))}px`);
+    };
+    publish();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(publish);
+    observer?.observe(element);
+    window.addEventListener('resize', publish);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener('resize', publish);
+      root.style.removeProperty(QUEUE_WIDGET_TOP_VAR);
+    };
+  }, [element]);
+}
+
 export function QueueWidget() {
   const { t } = useTranslation();
   useQueueEvents();
@@ -55,15 +85,23 @@ export function QueueWidget() {
   const elapsed = useElapsed(inQueue ? joinedAt : null);
   const cooldown = useRunningCooldown();
   const ban = useBan();
+  // Phones get one line (issue 17 item 8): short count, no caption or estimate, the secondary
+  // actions (notifications, arena) as icon buttons.
+  const phone = useMediaQuery('(max-width:599.95px)', { noSsr: true });
+  const [paper, setPaper] = useState<HTMLDivElement | null>(null);
+  usePublishedTop(inMatch ? null : paper);
 
   const play = () => (linked ? void sendQueue('join') : openVoiceLinkDialog());
+  const title = accepting ? t('queue.accept.title') : inQueue ? t('queue.searching') : t('queue.title');
 
   return (
     <>
       {!inMatch && (
         <Paper
+          ref={setPaper}
           elevation={8}
           data-testid="queue-widget"
+          data-layout={phone ? 'phone' : 'wide'}
           sx={{
             position: 'fixed',
             zIndex: 1050,
@@ -72,10 +110,10 @@ export function QueueWidget() {
             right: { xs: 84, sm: 'auto' },
             display: 'flex',
             alignItems: 'center',
-            flexWrap: 'wrap',
-            gap: 1.5,
+            flexWrap: phone ? 'nowrap' : 'wrap',
+            gap: phone ? 0.75 : 1.5,
             rowGap: 0.25,
-            px: 1.5,
+            px: phone ? 1.25 : 1.5,
             py: 1,
             borderRadius: 3,
             border: '1px solid',
@@ -89,29 +127,39 @@ export function QueueWidget() {
           <Box sx={{ display: 'flex', flexDirection: 'column', minWidth: 0, flex: 1 }}>
             <Typography
               variant="caption"
-              sx={{
-                color: 'text.secondary',
-                textTransform: 'uppercase',
-                letterSpacing: '0.08em',
-                fontWeight: 700,
-              }}
+              data-testid="queue-title"
+              // On a phone the caption is read out but not shown (the accept dialog says "Match
+              // found!" itself); the line below says what matters.
+              sx={
+                phone && !accepting
+                  ? visuallyHidden
+                  : {
+                      color: 'text.secondary',
+                      textTransform: 'uppercase',
+                      letterSpacing: '0.08em',
+                      fontWeight: 700,
+                      whiteSpace: phone ? 'nowrap' : undefined,
+                    }
+              }
             >
-              {accepting ? t('queue.accept.title') : inQueue ? t('queue.searching') : t('queue.title')}
+              {title}
             </Typography>
             <Typography
               component="div"
-              // Wraps rather than overflowing under the button: "2 in der Warteschlange" at 390 px
-              // breaks between its words (it ran under the Leave button when kept on one line).
+              // Wide: wraps rather than overflowing under the button ("2 in der Warteschlange"
+              // breaks between its words). Phone: one line with the short count ("2 warten").
               sx={{
                 display: 'flex',
-                flexWrap: 'wrap',
+                flexWrap: phone ? 'nowrap' : 'wrap',
                 alignItems: 'center',
-                columnGap: 1,
+                columnGap: phone ? 0.75 : 1,
                 fontWeight: 700,
+                fontSize: phone ? '0.9rem' : undefined,
+                whiteSpace: phone ? 'nowrap' : undefined,
                 '& > [data-testid="queue-elapsed"]': { whiteSpace: 'nowrap' },
               }}
             >
-              {inQueue && <CircularProgress size={14} thickness={6} aria-hidden />}
+              {inQueue && !phone && <CircularProgress size={14} thickness={6} aria-hidden />}
               {inQueue && (
                 <Box component="span" data-testid="queue-elapsed" sx={{ fontVariantNumeric: 'tabular-nums' }}>
                   {elapsed}
@@ -120,24 +168,32 @@ export function QueueWidget() {
               <Box
                 component="span"
                 data-testid="queue-count"
-                sx={{ color: 'text.secondary', fontWeight: 600 }}
+                sx={{
+                  color: 'text.secondary',
+                  fontWeight: 600,
+                  ...(phone ? { overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 } : {}),
+                }}
               >
-                {t('queue.count', { count })}
+                {t(phone ? 'queue.countShort' : 'queue.count', { count })}
               </Box>
             </Typography>
             {/* On a phone the estimate's sentence doubled the widget's height over every page. */}
             {inQueue && !accepting && (
-              <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
+              <Box sx={{ display: phone ? 'none' : 'block' }}>
                 <QueueEta count={count} />
               </Box>
             )}
           </Box>
+          {inQueue && !accepting && phone && <ArenaQueueButton compact />}
+          {inQueue && !accepting && phone && <NotificationOptIn compact />}
           {accepting ? null : inQueue ? (
             <Button
               variant="outlined"
               color="inherit"
+              size={phone ? 'small' : 'medium'}
               disabled={busy}
               onClick={() => void sendQueue('leave')}
+              sx={{ flexShrink: 0 }}
             >
               {t('queue.leave')}
             </Button>
@@ -155,13 +211,16 @@ export function QueueWidget() {
               // Dimmed until the voice identity is linked (a tap explains why): inactive, as the
               // dimming shows, so screen readers say so and contrast rules do not apply.
               aria-disabled={linked ? undefined : true}
-              sx={linked ? { px: 3 } : { px: 3, opacity: 0.55, filter: 'grayscale(0.6)' }}
+              sx={[
+                { px: phone ? 2.5 : 3, flexShrink: 0 },
+                linked ? {} : { opacity: 0.55, filter: 'grayscale(0.6)' },
+              ]}
             >
               {t('queue.play')}
             </Button>
           )}
-          {inQueue && !accepting && <NotificationOptIn sx={{ flexBasis: '100%' }} />}
-          {inQueue && !accepting && <ArenaQueueButton />}
+          {inQueue && !accepting && !phone && <NotificationOptIn sx={{ flexBasis: '100%' }} />}
+          {inQueue && !accepting && !phone && <ArenaQueueButton />}
           {!linked && (
             <Box id="queue-link-hint" sx={{ display: 'none' }}>
               {t('queue.linkFirst')}

@@ -7,11 +7,13 @@
  * - a desktop notification when the tab is hidden and permission is granted.
  */
 import Alert from '@mui/material/Alert';
+import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import type { SxProps, Theme } from '@mui/material/styles';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../../i18n';
+import { NotificationsIcon } from '../../ui/icons';
 
 function notifySupported(): boolean {
   return typeof window !== 'undefined' && 'Notification' in window;
@@ -116,14 +118,32 @@ export function AcceptAlertNotice({ alerts }: { alerts: AcceptAlerts }) {
 
 /**
  * The desktop-notification opt-in: a small link while the player waits in the queue (never in
- * the accept dialog), shown only while the browser has not been asked yet.
+ * the accept dialog), shown only while the browser has not been asked yet. `compact` (the queue
+ * widget's one line on a phone) makes it a bell button with the same name.
  */
-export function NotificationOptIn({ sx }: { sx?: SxProps<Theme> }) {
+export function NotificationOptIn({ sx, compact = false }: { sx?: SxProps<Theme>; compact?: boolean }) {
   const { t } = useTranslation();
   const [permission, setPermission] = useState(() =>
     notifySupported() ? Notification.permission : 'denied',
   );
   if (permission !== 'default') return null;
+  const ask = () =>
+    void Notification.requestPermission()
+      .then(setPermission)
+      .catch(() => undefined);
+  if (compact)
+    return (
+      <IconButton
+        size="small"
+        data-testid="notify-allow"
+        aria-label={t('reach.alerts.notifyAllow')}
+        title={t('reach.alerts.notifyAsk')}
+        onClick={ask}
+        sx={[{ flexShrink: 0, color: 'primary.main' }, ...(Array.isArray(sx) ? sx : [sx])]}
+      >
+        <NotificationsIcon size={20} />
+      </IconButton>
+    );
   return (
     <Link
       href="#"
@@ -132,9 +152,7 @@ export function NotificationOptIn({ sx }: { sx?: SxProps<Theme> }) {
       title={t('reach.alerts.notifyAsk')}
       onClick={(e) => {
         e.preventDefault();
-        void Notification.requestPermission()
-          .then(setPermission)
-          .catch(() => undefined);
+        ask();
       }}
       sx={[{ textAlign: 'left', fontWeight: 600 }, ...(Array.isArray(sx) ? sx : [sx])]}
     >
