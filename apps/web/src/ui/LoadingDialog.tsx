@@ -12,7 +12,7 @@ export function LoadingDialog() {
   return (
     <Dialog open={open} aria-labelledby="loading-dialog-text">
       <DialogContent sx={{ display: 'flex', alignItems: 'center', gap: 2, px: 4, py: 3 }}>
-        <CircularProgress size={28} />
+        <CircularProgress size={28} aria-labelledby="loading-dialog-text" />
         <Typography id="loading-dialog-text">{t('dialogs.loading')}</Typography>
       </DialogContent>
     </Dialog>

@@ -35,7 +35,7 @@ export function MatchChat({
   return (
     <div className={styles.matchPanel} data-testid="match-chat">
       {loggedIn ? (
-        <Suspense fallback={<CircularProgress size={20} />}>
+        <Suspense fallback={<CircularProgress size={20} aria-label={t('chat.loading')} />}>
           <ChatRoom
             chatId={matchRoomAliasLocalpart(matchId)}
             variant="match"

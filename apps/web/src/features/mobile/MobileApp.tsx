@@ -300,8 +300,8 @@ export function MobileApp() {
         </Stack>
         {linkState === 'exchanging' ? (
           <Stack sx={{ alignItems: 'center', py: 6 }} spacing={2}>
-            <CircularProgress />
-            <Typography>{t('reach.mobile.signingIn')}</Typography>
+            <CircularProgress aria-labelledby="mobile-signing-in" />
+            <Typography id="mobile-signing-in">{t('reach.mobile.signingIn')}</Typography>
           </Stack>
         ) : loggedIn ? (
           <SignedIn />

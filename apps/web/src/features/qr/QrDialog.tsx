@@ -93,7 +93,7 @@ export function QrDialog() {
               style={{ display: 'block', filter: expired ? 'blur(4px)' : undefined }}
             />
           ) : (
-            !expired && <CircularProgress size={32} />
+            !expired && <CircularProgress size={32} aria-label={t('dialogs.loading')} />
           )}
           {expired && (
             <Box sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', p: 2 }}>
