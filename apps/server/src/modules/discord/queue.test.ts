@@ -345,6 +345,7 @@ describe('the accept phase in Discord', () => {
     await dmsArrived(ps);
     const first = promptOf(ps[0]);
     await fake.press(ps[0].discordId, first.id, buttonOf(first, 'accept'));
+    await notificationsSettled(t.app.ctx); // the press's own edit is in before the count below
     // Discord fails the end-of-phase edit of one DM (both attempts): its buttons stay.
     const stale = ps[7];
     const m = promptOf(stale);
@@ -355,8 +356,10 @@ describe('the accept phase in Discord', () => {
     clock.advance(t.app.ctx.config.ACCEPT_TIMEOUT_MS + 1);
     await t.app.ctx.jobs.runDue();
     await notificationsSettled(t.app.ctx);
-    // Ten edits, one of them tried twice (NOTIFY_ATTEMPTS 2).
-    expect(fake.requests.filter((r) => r.route === 'edit').length).toBe(edits + PLAYERS_PER_MATCH + 1);
+    // Ten edits, one of them tried twice (NOTIFY_ATTEMPTS 2); a retry waits NOTIFY_RETRY_MS.
+    await expect
+      .poll(() => fake.requests.filter((r) => r.route === 'edit').length)
+      .toBe(edits + PLAYERS_PER_MATCH + 1);
 
     expect(promptOf(ps[0]).content).toBe('Not everyone accepted in time. You keep your place in the queue.');
     for (const p of ps.slice(1).filter((p) => p !== stale)) {
