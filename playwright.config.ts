@@ -42,8 +42,6 @@ function journeyServer(serverPort: number) {
     stdout: 'pipe' as const,
     stderr: 'pipe' as const,
     // SIM_ROUND_MS: the embedded game server plays a round every 300 ms (match journey).
-    // ACCEPT_TIMEOUT_MS: the keyboard journey checks the accept dialog with axe during the phase
-    // (two pages at two widths), which took longer than the usual 30 s on a busy machine.
     // ADMIN_EMAILS: the competition journey's admin account.
     // ARENA_POLL_MS: the arena journey's fake CS2 server is asked every second.
     // MATCH_CONNECT_*: the simulated players are on the server at once and seen within half a
@@ -51,7 +49,6 @@ function journeyServer(serverPort: number) {
     env: {
       E2E_PORT: String(serverPort),
       SIM_ROUND_MS: '300',
-      ACCEPT_TIMEOUT_MS: '90000',
       MATCH_CONNECT_TIMEOUT_MS: '5000',
       MATCH_CONNECT_POLL_MS: '500',
       ADMIN_EMAILS: 'competition-admin@example.test',

@@ -51,8 +51,17 @@ export async function botsToLiveMatch(
   const bots = await Promise.all(players.map((p) => connectBot(baseURL, p.token)));
   const botOf = new Map(players.map((p, i) => [p.id, bots[i]]));
   for (const bot of bots) await call(bot, 'queue-message', { event: 'join' });
-  await new Promise((r) => setTimeout(r, 300));
-  for (const bot of bots) await call(bot, 'queue-message', { event: 'ready' }).catch(() => {});
+  // Each bot accepts once its accept phase is open: a fixed pause lost that race when two journeys
+  // ran at once, and a bot that never accepted left the match unborn. A refused ready changes nothing.
+  for (const bot of bots)
+    await expect
+      .poll(() =>
+        call(bot, 'queue-message', { event: 'ready' }).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
   const ids = new Set(players.map((p) => p.id));
   let matchId = '';
   await expect
