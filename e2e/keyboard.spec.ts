@@ -19,7 +19,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { createVoiceIdentity, mailLink, newPlayerData, voiceCode } from './helpers/accounts';
 import { axeAtWidths } from './helpers/axe';
-import { botsToLiveMatch, signUpAdmin } from './helpers/competition';
+import { botsToLiveMatch, emptyQueue, signUpAdmin } from './helpers/competition';
 import { type Bot, botVetoTurn, call, matchState, waitForVetoStep } from './helpers/match';
 import { openAs, type Player } from './helpers/social';
 
@@ -43,19 +43,6 @@ async function tabTo(page: Page, target: Locator, max = 80) {
 }
 
 type Request = Parameters<typeof botsToLiveMatch>[0];
-
-/** Until nobody is queued (players other journeys left leave after QUEUE_DISCONNECT_GRACE_MS). */
-async function emptyQueue(request: Request, token: string) {
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get('/api/queue', { headers: { Authorization: `Bearer ${token}` } });
-        return ((await res.json()) as { count: number }).count;
-      },
-      { timeout: 60_000, intervals: [1000] },
-    )
-    .toBe(0);
-}
 
 /** Nine players at 190 Elo with connected bots: the losing teams of two bot matches an admin ends. */
 async function lowerRatedBots(request: Request, baseURL: string, admin: Player) {

@@ -34,6 +34,19 @@ export async function signUpAdmin(request: APIRequestContext): Promise<Player> {
   };
 }
 
+/** Until nobody is queued (players other journeys left leave after QUEUE_DISCONNECT_GRACE_MS). */
+export async function emptyQueue(request: APIRequestContext, token: string) {
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get('/api/queue', { headers: { Authorization: `Bearer ${token}` } });
+        return ((await res.json()) as { count: number }).count;
+      },
+      { timeout: 60_000, intervals: [1000] },
+    )
+    .toBe(0);
+}
+
 /**
  * Ten bots play from the queue to a live (active) match; returns the players, bots and match id.
  * `onMatch` runs once the match exists, before the veto (e.g. to open its room in browsers).
@@ -48,6 +61,8 @@ export async function botsToLiveMatch(
     Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `${prefix}${i}x`)),
   );
   await Promise.all(players.map((p) => linkVoiceByApi(request, p.token)));
+  // Players an earlier journey left queued would take places in these bots' accept phase.
+  await emptyQueue(request, players[0].token);
   const bots = await Promise.all(players.map((p) => connectBot(baseURL, p.token)));
   const botOf = new Map(players.map((p, i) => [p.id, bots[i]]));
   for (const bot of bots) await call(bot, 'queue-message', { event: 'join' });
