@@ -3,10 +3,12 @@
  * and queued with nobody signing out. The next start gives every queued player the grace of a
  * closed tab: whoever reconnects by then keeps their place and is online; the rest leave the
  * queue, and their status says offline and not in queue, within grace + 2 s.
+ * A graceful stop (a deploy) signs every tab out; a restart slower than the grace must not spend
+ * those graces before the tabs could come back.
  */
 import { offlineStatus } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   connectSocket,
   createTestApp,
@@ -21,7 +23,10 @@ import { queueEntries } from './schema';
 // Long enough for a reconnect on a busy two-core CI machine, short enough to keep the test quick.
 const GRACE_MS = 3_000;
 let t: TestApp | undefined;
-afterAll(() => t?.close());
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
 
 describe('presence and queue after a crash', () => {
   it('drops the queued players who do not come back within the grace; keeps the one who does', async () => {
@@ -59,6 +64,31 @@ describe('presence and queue after a crash', () => {
     }
     expect(await statusOf(players[0].id)).toMatchObject({ online: true, inQueue: true });
     expect(Date.now() - started).toBeLessThan(GRACE_MS + 2_000 + 5_000); // app start included
+    back.disconnect();
+  });
+
+  it('keeps the place of a tab that reconnects after a graceful restart slower than the grace', async () => {
+    const database = await openTestDatabase();
+    const grace = 2_000;
+    const env = { QUEUE_DISCONNECT_GRACE_MS: String(grace), JOBS_POLL_MS: '100' };
+    const old = await createTestApp({ database, env });
+    await old.listen();
+    const player = await createTestUser(old.app, { teamSpeakId: 'ts-deploy' });
+    const tab = await connectSocket(old.url, player.token);
+    await database.db.insert(queueEntries).values({ userId: player.id, joinedAt: Date.now() });
+    // The deploy's SIGTERM: the server signs the tab out, so its grace starts now.
+    await old.app.close();
+    tab.disconnect();
+    // The next build takes longer than the grace to come up.
+    await new Promise((resolve) => setTimeout(resolve, grace + 500));
+    t = await createTestApp({ database, env });
+    await t.listen();
+    // A browser's Socket.IO client retries with a back-off of about a second.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const back = await connectSocket(t.url, player.token);
+    await new Promise((resolve) => setTimeout(resolve, grace + 500)); // past the start-up grace
+    const queued = (await database.db.select().from(queueEntries)).map((e) => e.userId);
+    expect(queued).toEqual([player.id]);
     back.disconnect();
   });
 });

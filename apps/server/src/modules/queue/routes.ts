@@ -80,11 +80,16 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
     // After a crash nobody signed out: every player queued outside an accept phase gets the same
     // grace as a closed tab (the deadline leaves the queue only if they have no socket anywhere by
     // then). Players in an accept phase are settled by its own deadline.
+    // A graceful stop did sign everyone out, and armed their graces from the moment it stopped. A
+    // restart slower than the grace (a deploy on a busy machine) would fire those at once, before
+    // any tab could reconnect, and empty the queue; so they give way to the graces armed here,
+    // which run from now. Another instance's closed tab waits at most one grace longer.
     app.addHook('onReady', async () => {
       const now = ctx.clock.now();
       await inTransaction(
         ctx.db,
         async (tx, after) => {
+          await ctx.jobs.cancelAll(tx, after, disconnectJob);
           const queued = await tx
             .select({ userId: queueEntries.userId })
             .from(queueEntries)
