@@ -46,7 +46,10 @@ function journeyServer(serverPort: number) {
     // ARENA_POLL_MS: the arena journey's fake CS2 server is asked every second.
     // MATCH_CONNECT_*: the simulated players are on the server at once and seen within half a
     // second; a player the substitute journey keeps off is a no-show after five seconds.
+    // ACCEPT_TIMEOUT_MS: the keyboard journey runs axe on two pages at two widths inside one
+    // accept phase, which took 37 s on a loaded machine; no journey waits for a phase to run out.
     env: {
+      ACCEPT_TIMEOUT_MS: '90000',
       E2E_PORT: String(serverPort),
       SIM_ROUND_MS: '300',
       MATCH_CONNECT_TIMEOUT_MS: '5000',

@@ -68,14 +68,7 @@ async function lowerRatedBots(request: Request, baseURL: string, admin: Player) 
   return losers.slice(0, 9);
 }
 
-// FIXME (session 7): parked again. It passed alone and after accessibility/match in one run, but
-// in the fresh-clone run with two journey servers (7b77eae) the final queueing never opened the
-// accept dialog for the two browsers within 10 s (line "accept-dialog" toBeVisible). Not yet
-// explained; what ran before it on its server: accounts, chat-match, chat-moderation,
-// chat-outage, chat. It needs ACCEPT_TIMEOUT_MS 90000 on its server when it runs again (the axe
-// checks inside the phase take longer than 30 s on a loaded machine), and the About journey then
-// expects 90 seconds.
-test.fixme('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in every match phase', async ({
+test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in every match phase', async ({
   browser,
   request,
   baseURL,
@@ -92,10 +85,10 @@ test.fixme('keyboard only: sign up, link voice, queue, accept, pick and ban; axe
   const page = await context.newPage();
   const found: string[] = [];
   // Both browsers at once: the phases (accept, picks) have deadlines.
-  const axeBoth = async (phase: string) => {
+  const axeBoth = async (phase: string, within?: string) => {
     const [en, de] = await Promise.all([
-      axeAtWidths(page, `${phase} (en)`),
-      axeAtWidths(watcher.page, `${phase} (de)`),
+      axeAtWidths(page, `${phase} (en)`, within),
+      axeAtWidths(watcher.page, `${phase} (de)`, within),
     ]);
     found.push(...en, ...de);
   };
@@ -154,10 +147,13 @@ test.fixme('keyboard only: sign up, link voice, queue, accept, pick and ban; axe
     // The keyboard player accepts first; the checks run while the watcher's bot has not accepted
     // yet (the German dialog still offers Accept), then it accepts and the match starts. A player
     // who misses a phase gets a cooldown, so the checks must end within the phase: on a busy
-    // machine two pages at two widths took longer than 30 s, hence ACCEPT_TIMEOUT_MS in
-    // playwright.config.ts.
+    // machine whole-page checks of two pages at two widths took 37 s (80 s at a load average of
+    // 30). So axe checks the modal dialog only (the page behind it is inert, and its screens are
+    // in accessibility.spec.ts), and ACCEPT_TIMEOUT_MS in playwright.config.ts gives 90 s.
     const watcherBot = botOf.get(others[0].player.id) as Bot;
-    for (const p of [page, watcher.page]) await expect(p.getByTestId('accept-dialog')).toBeVisible();
+    // The dialog's chunk may load for the first time here, on a machine busy with the other server.
+    for (const p of [page, watcher.page])
+      await expect(p.getByTestId('accept-dialog')).toBeVisible({ timeout: 30_000 });
     for (const bot of bots) if (bot !== watcherBot) await call(bot, 'queue-message', { event: 'ready' });
     const accept = page.getByTestId('accept-dialog').getByRole('button', { name: 'Accept' });
     await expect(accept).toBeFocused();
@@ -166,7 +162,7 @@ test.fixme('keyboard only: sign up, link voice, queue, accept, pick and ban; axe
     await expect(
       watcher.page.getByTestId('accept-dialog').getByRole('button', { name: 'Annehmen' }),
     ).toBeVisible();
-    await axeBoth('accept dialog');
+    await axeBoth('accept dialog', '[data-testid="accept-dialog"]');
     await call(watcherBot, 'queue-message', { event: 'ready' });
 
     // ---- draft and veto: this player is team two's captain ----

@@ -121,9 +121,14 @@ test('About: the community, rules, how a match works, the Elo numbers and the ve
   page,
   request,
 }) => {
+  // The page states this deployment's numbers; the journey servers lengthen the accept phase
+  // (playwright.config.ts), and about.test.ts checks the defaults.
+  const { facts } = (await (await request.get('/api/about')).json()) as { facts: { acceptSeconds: number } };
   await page.goto('/about');
   await expect(page.getByTestId('about-how').getByRole('listitem')).toHaveCount(6);
-  await expect(page.getByTestId('about-how')).toContainText('Everyone has 30 seconds to accept');
+  await expect(page.getByTestId('about-how')).toContainText(
+    `Everyone has ${facts.acceptSeconds} seconds to accept`,
+  );
   await expect(page.getByTestId('about-elo')).toContainText(
     'Everyone starts at 200 Elo. A win adds 12, a loss takes 10',
   );

@@ -2,9 +2,10 @@
  * Journey helpers for accessibility: axe-core (WCAG 2.1 A/AA rules) on the page as it is now.
  *
  * - `violations(page)` → serious and critical violations as "rule (impact): html | …" lines
- * - `axeAtWidths(page, label)` → the violations at desktop width and on a 390 px phone, found by
- *   resizing the page in place (no reload), labelled "<label> @<width>: …"; the page gets its
- *   viewport back afterwards
+ * - `axeAtWidths(page, label, within?)` → the violations at desktop width and on a 390 px phone,
+ *   found by resizing the page in place (no reload), labelled "<label> @<width>: …"; the page gets
+ *   its viewport back afterwards. `within` (a CSS selector) checks only that part: a modal dialog
+ *   checked under a deadline, while the page behind it is inert and checked by its own journey
  *
  * axe-core is put into the page once per page load (AxeBuilder would inject its ~0.6 MB again
  * for every check): the checks after a resize or a language switch reuse it. The app has no
@@ -30,19 +31,22 @@ interface AxeViolation {
   nodes: { html: string }[];
 }
 
-export async function violations(page: Page): Promise<string[]> {
+export async function violations(page: Page, within?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async (tags) => {
-    const axe = (
-      window as unknown as { axe: { run: (...a: unknown[]) => Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => ({ html: n.html })),
-    }));
-  }, TAGS);
+  const found = await page.evaluate(
+    async ({ tags, within }) => {
+      const axe = (
+        window as unknown as { axe: { run: (...a: unknown[]) => Promise<{ violations: AxeViolation[] }> } }
+      ).axe;
+      const result = await axe.run(within ?? document, { runOnly: { type: 'tag', values: tags } });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.map((n) => ({ html: n.html })),
+      }));
+    },
+    { tags: TAGS, within },
+  );
   return found
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html.slice(0, 160)).join(' | ')}`);
@@ -55,7 +59,7 @@ async function afterResize(page: Page) {
   );
 }
 
-export async function axeAtWidths(page: Page, label: string): Promise<string[]> {
+export async function axeAtWidths(page: Page, label: string, within?: string): Promise<string[]> {
   const original = page.viewportSize() ?? SIZES.desktop;
   const found: string[] = [];
   for (const size of [SIZES.desktop, SIZES.phone]) {
@@ -63,7 +67,7 @@ export async function axeAtWidths(page: Page, label: string): Promise<string[]> 
       await page.setViewportSize(size);
       await afterResize(page);
     }
-    for (const v of await violations(page)) found.push(`${label} @${size.width}: ${v}`);
+    for (const v of await violations(page, within)) found.push(`${label} @${size.width}: ${v}`);
   }
   if (page.viewportSize()?.width !== original.width) {
     await page.setViewportSize(original);

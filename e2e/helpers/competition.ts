@@ -34,7 +34,10 @@ export async function signUpAdmin(request: APIRequestContext): Promise<Player> {
   };
 }
 
-/** Until nobody is queued (players other journeys left leave after QUEUE_DISCONNECT_GRACE_MS). */
+/**
+ * Until nobody is queued: players other journeys left leave after QUEUE_DISCONNECT_GRACE_MS, and a
+ * phase they left open ends after the journey servers' ACCEPT_TIMEOUT_MS (90 s).
+ */
 export async function emptyQueue(request: APIRequestContext, token: string) {
   await expect
     .poll(
@@ -42,7 +45,7 @@ export async function emptyQueue(request: APIRequestContext, token: string) {
         const res = await request.get('/api/queue', { headers: { Authorization: `Bearer ${token}` } });
         return ((await res.json()) as { count: number }).count;
       },
-      { timeout: 60_000, intervals: [1000] },
+      { timeout: 120_000, intervals: [1000] },
     )
     .toBe(0);
 }
