@@ -4,7 +4,7 @@
  * numbers, placement, accept time, version).
  */
 import { z } from 'zod';
-import { localeSchema } from './accounts';
+import { localeSchema } from '../accounts';
 
 // Admin-written texts per language (the About page, a season's details): each text is trimmed
 // and capped, '' where none was written; a change names the language it is for; a read asks for

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCALES, MIN_PASSWORD_LENGTH, ROLES, VOICE_LINK_CODE_LENGTH } from './constants';
+import { LOCALES, MIN_PASSWORD_LENGTH, ROLES, VOICE_LINK_CODE_LENGTH } from '../constants';
 
 /**
  * Accounts contract (docs/contract.md §3 Profile/Session, §4 login and session, §7 account and profile calls):
@@ -209,7 +209,7 @@ export const outboxQuerySchema = z.object({ to: z.string().trim().min(1).max(320
 export const outboxResponseSchema = z.object({ docs: z.array(outboxMessageSchema) });
 export const devVoiceIdentityBodySchema = z.object({ name: z.string().trim().min(1, 'IS_EMPTY').max(64) });
 
-declare module './socket' {
+declare module '../socket' {
   interface ServerToClientEvents {
     /** The changed fields of the own Profile, after every profile change. */
     privateUserUpdate: (patch: ProfilePatchEvent) => void;

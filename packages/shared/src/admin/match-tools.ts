@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { reasonSchema } from './moderation';
-import { idSchema } from './social';
+import { idSchema } from '../ids';
+import { reasonSchema } from '../moderation';
 
 /**
  * Admin match tools (docs/contract.md §4 "Admin match tools", §7): each call names its reason,
@@ -57,7 +57,7 @@ export type AdminMatchVoid = z.infer<typeof adminMatchVoidSchema>;
  */
 export type EloCorrectedPayload = { matchId: string; oldElo: number; newElo: number };
 
-declare module './socket' {
+declare module '../socket' {
   interface ServerToClientEvents {
     PRIVATE_ELO_CORRECTED: (payload: EloCorrectedPayload) => void;
   }

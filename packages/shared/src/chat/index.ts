@@ -3,7 +3,7 @@
  * shared by the server (provisioning) and the web client (matrix-js-sdk).
  */
 import { z } from 'zod';
-import { isId } from './social';
+import { isId } from '../ids';
 
 /** `matrix` in the login / auto-login / Steam-login answers. */
 export const matrixSessionSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuerySchema } from './list';
+import { listQuerySchema } from '../list';
 
 /**
  * Match room contract (docs/contract.md §2 match page, §7; §3 "Match"). MATCH_STATE and
@@ -182,6 +182,8 @@ export type MatchSetCountdownPayload = { matchId: string; deadline: number | nul
 export type MatchServerAvailablePayload = { matchId: string; gotv: string; connect?: string };
 export type MatchScoreUpdatePayload = { matchId: string; score: Score; round: number; stats: PlayerStats[] };
 export type MatchCancelledPayload = { matchId: string; reason: MatchCancelReason };
+/** PRIVATE_MATCH_RESULT, to each player once a match is rated (docs/contract.md §4 step 6). */
+export type MatchResultPayload = { victory: boolean; oldElo: number; newElo: number; matchId: string };
 
 /**
  * A slot of a match whose player never came onto the server, offered to queued players outside an
@@ -207,7 +209,7 @@ export const substituteRequestSchema = z.object({
 });
 export type SubstituteRequest = z.infer<typeof substituteRequestSchema>;
 
-declare module './socket' {
+declare module '../socket' {
   interface ServerToClientEvents {
     MATCH_STATE: (payload: MatchState) => void;
     MATCH_PICK_PLAYER: (payload: MatchPickPlayerPayload) => void;
@@ -218,6 +220,7 @@ declare module './socket' {
     MATCH_SERVER_AVAILABLE: (payload: MatchServerAvailablePayload) => void;
     MATCH_SCORE_UPDATE: (payload: MatchScoreUpdatePayload) => void;
     MATCH_CANCELLED: (payload: MatchCancelledPayload) => void;
+    PRIVATE_MATCH_RESULT: (payload: MatchResultPayload) => void;
     PRIVATE_SUBSTITUTE_OFFER: (payload: SubstituteOfferPayload) => void;
     PUBLIC_SUBSTITUTE_CLOSED: (payload: SubstituteClosedPayload) => void;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pagedSchema } from './list';
-import { idSchema } from './social';
+import { idSchema } from '../ids';
+import { pagedSchema } from '../list';
 
 /**
  * Community safety: sanctions (bans and mutes) and the audit log of admin actions.
@@ -122,7 +122,7 @@ export const auditQuerySchema = z.object({
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 export type AuditQueryInput = z.input<typeof auditQuerySchema>;
 
-declare module './socket' {
+declare module '../socket' {
   interface ServerToClientEvents {
     /** The receiver's ban or mute started, ended or was lifted. */
     PRIVATE_MODERATION_UPDATE: (payload: ModerationState) => void;

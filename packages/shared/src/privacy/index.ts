@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { profileSchema } from './accounts';
+import { profileSchema } from '../accounts';
 
 /**
  * GDPR self-service (community safety, item 7): a player downloads everything stored about them

@@ -4,8 +4,8 @@
  * public queue count reaches the threshold.
  */
 import { z } from 'zod';
-import { PLAYERS_PER_MATCH } from './constants';
-import { isTimeZone } from './insights';
+import { PLAYERS_PER_MATCH } from '../constants';
+import { isTimeZone } from '../insights';
 
 export const QUEUE_ALERT_CHANNELS = ['desktop', 'push', 'whatsapp', 'discord'] as const;
 export type QueueAlertChannel = (typeof QUEUE_ALERT_CHANNELS)[number];
@@ -84,7 +84,7 @@ export interface QueueAlertPush {
   count: number;
 }
 
-declare module './socket' {
+declare module '../socket' {
   interface ServerToClientEvents {
     PRIVATE_QUEUE_ALERT: (payload: QueueAlertPayload) => void;
   }

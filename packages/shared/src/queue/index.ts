@@ -37,7 +37,6 @@ export type QueueTimeoutPayload = { type: 'timeout'; unreadyProfiles: UnreadyPro
 export type QueueKickPayload = { type: 'kick' };
 export type QueueMatchPayload = { matchId: string };
 export type MatchStartPayload = { matchId: string };
-export type MatchResultPayload = { victory: boolean; oldElo: number; newElo: number; matchId: string };
 export type AdminHelpPayload = { username: string; msg: string; matchId: string };
 
 /** Ack data of a successful `queue-message`. */
@@ -83,7 +82,7 @@ export const queueStateSchema = z.object({
 });
 export type QueueState = z.infer<typeof queueStateSchema>;
 
-declare module './socket' {
+declare module '../socket' {
   interface ServerToClientEvents {
     PRIVATE_QUEUE_READY: (payload: QueueReadyPayload) => void;
     PRIVATE_QUEUE_READY_UPDATE: (payload: QueueReadyUpdatePayload) => void;
@@ -91,7 +90,6 @@ declare module './socket' {
     PRIVATE_QUEUE_TIMEOUT: (payload: QueueTimeoutPayload) => void;
     PRIVATE_QUEUE_MATCH: (payload: QueueMatchPayload) => void;
     PRIVATE_MATCH_START: (payload: MatchStartPayload) => void;
-    PRIVATE_MATCH_RESULT: (payload: MatchResultPayload) => void;
     ADMIN_HELP: (payload: AdminHelpPayload) => void;
     /** A cooldown started for the receiver (or was lifted: null). */
     PRIVATE_QUEUE_COOLDOWN: (payload: Cooldown | null) => void;

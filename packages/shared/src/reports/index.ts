@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { pagedSchema } from './list';
-import { sanctionSchema } from './moderation';
-import { idSchema } from './social';
+import { idSchema } from '../ids';
+import { pagedSchema } from '../list';
+import { sanctionSchema } from '../moderation';
 
 /**
  * Community safety: player reports. A player reports another (never themselves) with a category,
