@@ -22,7 +22,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../features/api/client';
-import { BannerArt, DropArt, RARITY_COLORS } from '../../features/competition/art';
+import { BannerArt, DropArt, RARITY_COLORS } from '../../features/drops/art';
 import { dayjs } from '../../features/locale/dayjs';
 import { useSession } from '../../features/session';
 import { EditTextsDialog, type TextFieldSpec } from '../../ui/EditTextsDialog';

@@ -15,8 +15,8 @@ import type { SubstituteOfferPayload } from '@openpug/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Timer } from '../../ui/Timer';
-import { MapArt } from '../matches/MapArt';
 import { emitWithAck, getSocket, useSocketEvent } from '../socket';
+import { MapArt } from './MapArt';
 
 export function SubstituteOfferView({
   offer,
