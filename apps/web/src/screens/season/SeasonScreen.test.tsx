@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logout, useSession } from '../../features/session/store';
 import { changeLanguage, initI18n } from '../../i18n';
-import { Season1Screen } from './Season1Screen';
+import { SeasonScreen } from './SeasonScreen';
 
 const NO_TEXTS: SeasonTexts = { title: '', description: '', prizes: '' };
 const season = (texts: SeasonTexts) => ({
@@ -44,7 +44,7 @@ function show(texts: SeasonTexts, prizes: unknown[], role: 'USER' | 'ADMIN' = 'U
   render(
     <QueryClientProvider client={new QueryClient()}>
       <MemoryRouter>
-        <Season1Screen />
+        <SeasonScreen />
       </MemoryRouter>
     </QueryClientProvider>,
   );

@@ -45,7 +45,7 @@ const toDay = (iso: string) => dayjs(iso).format('YYYY-MM-DD');
  * the season's name, and the drop catalogue alone as the prizes), standings (Elo gained inside the
  * season; frozen after the end). Admins edit the dates and the current language's texts here.
  */
-export function Season1Screen() {
+export function SeasonScreen() {
   const { t, i18n } = useTranslation();
   const locale = (i18n.language === 'de' ? 'de' : 'en') as Locale;
   const me = useSession((s) => s.user?._id);
