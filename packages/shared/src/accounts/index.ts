@@ -3,8 +3,8 @@ import { LOCALES, MIN_PASSWORD_LENGTH, ROLES, VOICE_LINK_CODE_LENGTH } from '../
 
 /**
  * Accounts contract (docs/contract.md §3 Profile/Session, §4 login and session, §7 account and profile calls):
- * sign-up, login, token refresh, verification, password reset, profile, Steam and voice-server
- * linking. Server and web both import these schemas and types.
+ * sign-up, login, token refresh, verification, password reset, profile, voice-server linking
+ * (Steam: `steam/`). Server and web both import these schemas and types.
  */
 
 export const emailSchema = z
@@ -161,22 +161,6 @@ export const changePasswordBodySchema = z.object({
 export const changePasswordResponseSchema = okResponseSchema.extend(tokenResponseSchema.shape);
 export type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;
 
-// --- Steam ---
-
-/** Body of Steam login and Steam linking: `steamId` carries the signed ticket from the popup. */
-export const steamTicketBodySchema = z.object({
-  steamId: z.string().min(1, 'IS_EMPTY').max(2000, 'BAD_TOKEN'),
-});
-/** What the Steam popup posts to its opener (targeted at the product's origin). */
-export const STEAM_MESSAGE_TYPE = 'openpug:steam';
-export const steamPopupMessageSchema = z.object({
-  type: z.literal(STEAM_MESSAGE_TYPE),
-  /** The signed ticket to send as `steamId`; absent when the login failed. */
-  steamId: z.string().optional(),
-  error: z.string().optional(),
-});
-export type SteamPopupMessage = z.infer<typeof steamPopupMessageSchema>;
-
 // --- Voice server (TeamSpeak) ---
 
 export const voiceIdentitySchema = z.object({ id: z.string(), name: z.string() });
@@ -191,23 +175,6 @@ export const teamSpeakCodeBodySchema = z.object({
     .regex(new RegExp(`^\\d{${VOICE_LINK_CODE_LENGTH}}$`), 'INVALID_INPUT'),
 });
 export const successResponseSchema = z.object({ success: z.boolean() });
-
-// --- Dev tools ---
-
-export const OUTBOX_CHANNELS = ['email', 'voice', 'whatsapp', 'push', 'discord'] as const;
-export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
-export const outboxMessageSchema = z.object({
-  _id: z.string(),
-  channel: z.enum(OUTBOX_CHANNELS),
-  to: z.string(),
-  subject: z.string(),
-  text: z.string(),
-  createdAt: z.number().int(),
-});
-export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
-export const outboxQuerySchema = z.object({ to: z.string().trim().min(1).max(320).optional() });
-export const outboxResponseSchema = z.object({ docs: z.array(outboxMessageSchema) });
-export const devVoiceIdentityBodySchema = z.object({ name: z.string().trim().min(1, 'IS_EMPTY').max(64) });
 
 declare module '../socket' {
   interface ServerToClientEvents {
