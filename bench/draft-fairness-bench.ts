@@ -4,7 +4,7 @@
  * picks first, order ABBAABBA, the last player joins the team on turn), with the auto-pick on a
  * pick timeout by today's rule (`autoPick`, the highest-rated left) against the fair rule
  * (`fairestPick`). Same players, same timeouts for both rules. Prints the mean |p − 0.5| of the
- * final teams (p = the Elo logistic win probability, packages/shared/src/insights.ts).
+ * final teams (p = the Elo logistic win probability, packages/shared/src/insights/index.ts).
  *
  *   node --import tsx bench/draft-fairness-bench.ts        (also `npm run bench -- draft-fairness`)
  *   options: --drafts=20000  --seed=18

@@ -6,7 +6,7 @@ claimed such an alias first would get the two players' "direct" chat, or block i
 whose local part has the direct-chat shape may only be created (createRoom `room_alias_name`,
 PUT /directory/room/{alias}) by one of the two users it names; anyone else gets 403 M_FORBIDDEN,
 as from the embedded homeserver. The shape is the one of
-packages/shared/src/chat.ts parseDirectRoomAliasLocalpart: two lower-case UUIDs joined by `_`, in
+packages/shared/src/chat/index.ts parseDirectRoomAliasLocalpart: two lower-case UUIDs joined by `_`, in
 any order, matched case-insensitively. (Synapse does not ask modules about server admins'
 aliases; openpug's accounts are not admins.)
 

@@ -1,21 +1,32 @@
+// The whole contract, one export for consumers (`@openpug/shared`). Feature folders are named like
+// the server module that owns them (docs/architecture.md, "One name per feature"); the top-level
+// files are cross-cutting: catalogue, constants, ids, lists, socket map, user status, version.
 export * from './about';
 export * from './accounts';
-export * from './admin-match';
+export * from './admin';
 export * from './arena';
 export * from './chat';
-export * from './competition';
 export * from './constants';
+export * from './dev';
+export * from './discord';
+export * from './drops';
 export * from './errors';
+export * from './friends';
+export * from './ids';
 export * from './insights';
 export * from './list';
-export * from './match';
+export * from './matches';
+export * from './mobile';
 export * from './moderation';
+export * from './presence';
 export * from './privacy';
 export * from './queue';
 export * from './queue-alerts';
-export * from './reach';
+export * from './ranking';
 export * from './reports';
-export * from './social';
 export * from './socket';
 export * from './status';
+export * from './steam';
+export * from './users';
 export * from './version';
+export * from './whatsapp';

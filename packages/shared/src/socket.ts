@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { ErrorKey } from './errors';
+import { socialChannelPayloadSchema } from './friends';
 import {
   matchMessageSchema,
   matchRoomPayloadSchema,
   substituteAcceptSchema,
   substituteRequestSchema,
-} from './match';
+} from './matches';
 import { queueMessageSchema } from './queue';
-import { socialChannelPayloadSchema } from './social';
 
 /**
  * Socket.IO contract (path /socket, docs/contract.md §7). Client → server: every event name is tied

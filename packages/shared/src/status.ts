@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIVE_MATCH_STATUSES } from './match';
+import { LIVE_MATCH_STATUSES } from './matches';
 
 /**
  * The live user status object of docs/contract.md §3 ("User status object"). The presence module owns it

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { ELO_DEFAULT, type UserStatus } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { BannerArt } from '../features/competition/art';
+import { BannerArt } from '../features/drops/art';
 import { ReportButton } from '../features/reports/ReportButton';
 import { ReliabilityStat } from './Reliability';
 import { StatusLine } from './StatusLine';

@@ -11,12 +11,12 @@ const FriendsSidebar = lazyFeature(() =>
 );
 const QueueWidget = lazyFeature(() => import('../../features/queue/QueueWidget').then((m) => m.QueueWidget));
 const MatchResultDialog = lazyFeature(() =>
-  import('../../features/match-result/MatchResultDialog').then((m) => m.MatchResultDialog),
+  import('../../features/matches/MatchResultDialog').then((m) => m.MatchResultDialog),
 );
 const QrDialog = lazyFeature(() => import('../../features/qr/QrDialog').then((m) => m.QrDialog));
-const DropToast = lazyFeature(() => import('../../features/competition/DropToast').then((m) => m.DropToast));
+const DropToast = lazyFeature(() => import('../../features/drops/DropToast').then((m) => m.DropToast));
 const SubstituteOfferDialog = lazyFeature(() =>
-  import('../../features/substitutes/SubstituteOfferDialog').then((m) => m.SubstituteOfferDialog),
+  import('../../features/matches/SubstituteOfferDialog').then((m) => m.SubstituteOfferDialog),
 );
 const ChatRuntime = lazyFeature(() => import('../../features/chat/ChatRuntime').then((m) => m.ChatRuntime));
 

@@ -19,7 +19,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api';
 import { setSuccessMessage } from '../app-state';
-import { NotificationOptIn } from '../reach';
+import { NotificationOptIn } from '../queue';
 import {
   bodyOf,
   browserTimeZone,

@@ -14,8 +14,8 @@ import { isUrgent } from '../../ui/countdown';
 import { Timer, useSecondsLeft } from '../../ui/Timer';
 import { UserAvatar } from '../../ui/UserAvatar';
 import { soundUrl } from '../accounts/sounds';
-import { AcceptAlertNotice, useAcceptAlerts } from '../reach/acceptAlerts';
 import { useSession } from '../session/store';
+import { AcceptAlertNotice, useAcceptAlerts } from './acceptAlerts';
 import { sendQueue } from './actions';
 import { dispatchQueue, hasAccepted, readyCount, TIMEOUT_DIALOG_MS, useQueue } from './state';
 

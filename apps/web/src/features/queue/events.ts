@@ -6,9 +6,9 @@
  * desktop notification and its `?queue=join` link (features/queue-alerts).
  */
 import { useQueueAlertEvents, useQueueJoinLink } from '../queue-alerts';
-import { useQueueSync } from '../reach/queueSync';
 import { useSocketEvent } from '../socket';
 import { markInMatch } from './actions';
+import { useQueueSync } from './queueSync';
 import { dispatchQueue } from './state';
 
 export function useQueueSocketEvents({

@@ -1,7 +1,7 @@
 import type { QueuePlayer } from '@openpug/shared';
 import { describe, expect, it } from 'vitest';
 import { formatMmSs, isUrgent, secondsLeft } from '../../ui/countdown';
-import { describeResult } from '../match-result/result';
+import { describeResult } from '../matches/result';
 import { hasAccepted, initialQueue, queueReducer, readyCount } from './state';
 
 const players = (accepted: number): QueuePlayer[] =>

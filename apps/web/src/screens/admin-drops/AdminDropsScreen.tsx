@@ -38,7 +38,7 @@ import { Link } from 'react-router';
 import { type FieldMessage, schemaFieldMessages } from '../../features/accounts/formRules';
 import { api } from '../../features/api/client';
 import { setSuccessMessage } from '../../features/app-state';
-import { DropArt, RARITY_COLORS } from '../../features/competition/art';
+import { DropArt, RARITY_COLORS } from '../../features/drops/art';
 import { dayjs } from '../../features/locale/dayjs';
 import { useSession } from '../../features/session';
 import { EmptyTableRow, ListPagination, usePaging } from '../../ui/PagedTable';

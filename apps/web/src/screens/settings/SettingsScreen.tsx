@@ -32,11 +32,11 @@ import { linkedVoiceText, unlinkVoice } from '../../features/accounts/voiceLink'
 import { openVoiceLinkDialog } from '../../features/accounts/voiceLinkState';
 import { api } from '../../features/api/client';
 import { setLoading, setSuccessMessage } from '../../features/app-state/store';
+import { DiscordRow } from '../../features/discord/DiscordRow';
 import { setLocale } from '../../features/locale/locale';
 import { QueueAlertSection } from '../../features/queue-alerts';
-import { DiscordRow } from '../../features/reach/DiscordRow';
-import { WhatsAppRow } from '../../features/reach/WhatsAppRow';
 import { updateSessionUser, useSession } from '../../features/session/store';
+import { WhatsAppRow } from '../../features/whatsapp/WhatsAppRow';
 import { ScreenPage } from '../../ui/ScreenPage';
 import { Section } from '../profile/ProfileScreen';
 import { YourDataSection } from './YourDataSection';

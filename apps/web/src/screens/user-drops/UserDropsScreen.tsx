@@ -9,9 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { ScreenProps } from '../../app/screenModules';
 import { api } from '../../features/api/client';
-import { DropArt, RARITY_COLORS } from '../../features/competition/art';
-import { EloChart } from '../../features/competition/EloChart';
+import { DropArt, RARITY_COLORS } from '../../features/drops/art';
 import { dayjs } from '../../features/locale/dayjs';
+import { EloChart } from '../../features/ranking/EloChart';
 import { updateSessionUser, useSession } from '../../features/session';
 import { ScreenSection } from '../../ui/ScreenSection';
 

@@ -3,7 +3,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { UserCard as UserCardData } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
-import { BannerArt } from '../../features/competition/art';
+import { BannerArt } from '../../features/drops/art';
 import { useCardActions } from '../../features/friends/useCardActions';
 import { ReliabilityStat } from '../../ui/Reliability';
 import { StatusLine } from '../../ui/StatusLine';

@@ -1,0 +1,1 @@
+export { DiscordRow } from './DiscordRow';

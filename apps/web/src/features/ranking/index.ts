@@ -1,0 +1,1 @@
+export { EloChart } from './EloChart';

@@ -1,2 +1,0 @@
-// What other features use of reach: the desktop-notification opt-in (queue alerts' settings).
-export { NotificationOptIn } from './acceptAlerts';

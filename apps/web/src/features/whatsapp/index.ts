@@ -1,0 +1,1 @@
+export { WhatsAppRow } from './WhatsAppRow';

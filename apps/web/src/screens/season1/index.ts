@@ -1,1 +1,0 @@
-export { Season1Screen as default } from './Season1Screen';
