@@ -13,7 +13,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { backupRoutes } from './backup/routes';
-import type { AppContext } from './context';
+import { type AppContext, createModuleState } from './context';
 import { EventBus } from './events';
 import { homeserverModule } from './homeserver';
 import { Scheduler } from './jobs';
@@ -78,7 +78,7 @@ function trustProxyOption(
 }
 
 export async function buildApp(
-  base: Omit<AppContext, 'realtime' | 'bus' | 'jobs' | 'mailer' | 'voice' | 'log'> &
+  base: Omit<AppContext, 'realtime' | 'bus' | 'jobs' | 'mailer' | 'voice' | 'log' | 'state'> &
     Partial<Pick<AppContext, 'mailer' | 'voice'>>,
   options: BuildOptions = {},
 ): Promise<AppInstance> {
@@ -119,6 +119,7 @@ export async function buildApp(
     tokens,
     realtime,
     log: app.log,
+    state: createModuleState(),
     bus: new EventBus(app.log),
     // Handlers get this context; `ctx` is set before any job can fire.
     jobs: new Scheduler(base.db, base.clock, app.log, base.config.JOBS_POLL_MS, () => ctx),
@@ -126,6 +127,7 @@ export async function buildApp(
     voice: base.voice ?? createVoiceServer(base.config, base.db, app.log, () => base.clock.now()),
   };
   app.decorate('ctx', ctx);
+  ctx.database.logTo(app.log);
   // Before the modules register, so its hook times every route.
   installMetrics(app, ctx);
   if (ctx.config.REDIS_URL) {

@@ -32,7 +32,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { findUserById } from '../accounts/service';
 import { requireAdmin } from '../auth/guard';
-import { providerOf } from '../gameservers/routes';
+import { providerOf } from '../gameservers/service';
 import { SimulatorProvider } from '../gameservers/simulator';
 import { listOutbox } from '../mail/mailer';
 import { rosterKey } from '../matches/presence';

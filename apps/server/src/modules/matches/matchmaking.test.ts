@@ -19,7 +19,8 @@ import {
 import { users } from '../../db/schema';
 import { jobs } from '../../jobs/schema';
 import type { GameServerProvider } from '../gameservers/provider';
-import { allocateJob, setProvider } from '../gameservers/routes';
+import { allocateJob } from '../gameservers/routes';
+import { setProvider } from '../gameservers/service';
 import { SimulatorProvider, simJob } from '../gameservers/simulator';
 import { acceptPhases, queueEntries } from '../queue/schema';
 import { acceptJob } from '../queue/service';
