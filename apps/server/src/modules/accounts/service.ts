@@ -102,6 +102,8 @@ export async function findUserIdsByRole(db: Db, role: 'ADMIN' | 'USER'): Promise
   return rows.map((r) => r.id);
 }
 
+// Users as other players see them (friends, the directory, the user card).
+export { socialUser, socialUsers } from './directory';
 // Shapes, updates, passwords and lookups of the accounts module (toPublicUser, profileOf,
 // updateUser, isVoiceLinked, createUser …).
 export * from './users';

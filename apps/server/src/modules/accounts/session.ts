@@ -24,7 +24,6 @@ import {
   updateUser,
 } from './service';
 
-
 /** The chat module registers how to obtain the messaging credentials returned at login. */
 export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixSessionProvider): void {
   ctx.state.accounts.matrixSession = provider;

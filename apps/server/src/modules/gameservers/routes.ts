@@ -24,12 +24,7 @@ import { connectPollJob } from './connect-watch';
 import { ingestEvent } from './ingest';
 import { leaseOfMatch } from './leases';
 import { matchzyMatchConfigSchema } from './matchzy';
-import {
-  buildMatchConfig,
-  matchzyLoadJob,
-  matchzyReleaseJob,
-  remoteLogCvars,
-} from './matchzy-provider';
+import { buildMatchConfig, matchzyLoadJob, matchzyReleaseJob, remoteLogCvars } from './matchzy-provider';
 import { type GameServerProvider, gameServerUrls } from './provider';
 import { providerOf } from './service';
 import { simJob } from './simulator';

@@ -98,7 +98,6 @@ export function channelName(matchId: string, teamName: string): string {
   return `${CHANNEL_PREFIX}${matchId.slice(0, 8)} ${teamName}`.slice(0, MAX_NAME).trimEnd();
 }
 
-
 /** One sync of a live match's channels; never throws (the voice server may be down). */
 export async function syncMatchChannels(ctx: AppContext, matchId: string): Promise<void> {
   const running = ctx.state.voice.syncing;

@@ -15,7 +15,7 @@ import { SimulatedVoiceServer } from './simulated';
 import type { VoiceServer } from './types';
 
 export { openVoiceChannels, voiceStateOf } from './channels';
-export type { VoiceServer } from './types';
+export { VoiceIdentityNotConnectedError, type VoiceServer } from './types';
 
 /** The voice module's per-app state (`ctx.state.voice`). */
 export interface VoiceModuleState {
