@@ -1,6 +1,8 @@
 /**
- * Accounts HTTP API (docs/contract.md §4, §7): sign-up, login, token refresh, e-mail verification, password
- * reset, the own profile and settings, and voice-server (TeamSpeak) linking.
+ * The accounts module's plugin (docs/contract.md §4, §7): sign-up, login, token refresh, e-mail
+ * verification, password reset, the own profile and settings, voice-server (TeamSpeak) linking,
+ * and users as other players see them (the directory, the user card). The handlers check the
+ * request and call the rules: credentials.ts, profile.ts, voice-link.ts, directory.ts.
  *
  * Status codes of refusals: 400 WRONG_CREDENTIALS (login: unknown e-mail or wrong password, the
  * same answer after the same work) / WRONG_PASSWORD (password change), 403 BLOCKED_USER /
@@ -51,8 +53,6 @@ import { rateLimiter } from './rate-limit';
 import { dummyPasswordHash, findUserById } from './service';
 import { currentUser, localeFromHeader } from './session';
 import { checkVoiceLinkCode, sendVoiceLinkCode, unlinkedVoiceIdentities, unlinkVoice } from './voice-link';
-
-export { MAX_FAILED_LOGINS } from './credentials';
 
 // Auth before validation: without a valid token the answer is 401 whatever the body.
 const auth = { preValidation: requireAuth } as const;
