@@ -27,6 +27,6 @@ export * from './reports';
 export * from './socket';
 export * from './status';
 export * from './steam';
-export * from './users';
+
 export * from './version';
 export * from './whatsapp';

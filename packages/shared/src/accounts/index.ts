@@ -182,3 +182,4 @@ declare module '../socket' {
     privateUserUpdate: (patch: ProfilePatchEvent) => void;
   }
 }
+export * from './directory';
