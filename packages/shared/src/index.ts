@@ -3,6 +3,7 @@
 // files are cross-cutting: catalogue, constants, ids, lists, socket map, user status, version.
 export * from './about';
 export * from './accounts';
+export * from './accounts/directory';
 export * from './admin';
 export * from './arena';
 export * from './chat';

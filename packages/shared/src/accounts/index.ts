@@ -182,4 +182,3 @@ declare module '../socket' {
     privateUserUpdate: (patch: ProfilePatchEvent) => void;
   }
 }
-export * from './directory';
