@@ -148,6 +148,18 @@ async function formPhases(ctx: AppContext, tx: Db, after: After): Promise<void> 
   }
 }
 
+/** Runs `fn` holding the queue lock (one queue change at a time); its effects run after the commit. */
+function queueTransaction<T>(ctx: AppContext, fn: (tx: Db, after: After) => Promise<T>): Promise<T> {
+  return inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      await lockQueue(tx);
+      return fn(tx, after);
+    },
+    logOf(ctx),
+  );
+}
+
 function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], inQueue: boolean) {
   after.add(async () => {
     for (const userId of userIds) await ctx.bus.emit('status.patch', { userId, patch: { inQueue } });
@@ -167,23 +179,18 @@ export async function joinQueue(
   if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy' && !user.steamId) throw conflict('STEAM_NOT_LINKED');
   await refuseBanned(ctx, ctx.db, userId);
   if (await activeCooldown(ctx, ctx.db, userId)) throw forbidden('QUEUE_COOLDOWN');
-  return inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      await lockQueue(tx);
-      if (await findLiveMatchId(tx, userId)) throw conflict('ALREADY_IN_MATCH');
-      const inserted = await tx
-        .insert(queueEntries)
-        .values({ userId, joinedAt: ctx.clock.now(), via })
-        .onConflictDoNothing()
-        .returning({ userId: queueEntries.userId });
-      if (inserted.length === 0) throw conflict('ALREADY_IN_QUEUE');
-      await formPhases(ctx, tx, after);
-      patchQueue(ctx, after, [userId], true);
-      return { inQueue: true, count: await broadcastCount(ctx, tx, after) };
-    },
-    logOf(ctx),
-  );
+  return queueTransaction(ctx, async (tx, after) => {
+    if (await findLiveMatchId(tx, userId)) throw conflict('ALREADY_IN_MATCH');
+    const inserted = await tx
+      .insert(queueEntries)
+      .values({ userId, joinedAt: ctx.clock.now(), via })
+      .onConflictDoNothing()
+      .returning({ userId: queueEntries.userId });
+    if (inserted.length === 0) throw conflict('ALREADY_IN_QUEUE');
+    await formPhases(ctx, tx, after);
+    patchQueue(ctx, after, [userId], true);
+    return { inQueue: true, count: await broadcastCount(ctx, tx, after) };
+  });
 }
 
 /**
@@ -196,21 +203,16 @@ export async function leaveQueue(
   userId: string,
   opts: { tabGone?: boolean } = {},
 ): Promise<{ inQueue: boolean; count: number }> {
-  return inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      await lockQueue(tx);
-      const cond = opts.tabGone
-        ? and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId), eq(queueEntries.via, 'web'))
-        : eq(queueEntries.userId, userId);
-      if (!(await removeEntry(ctx, tx, after, userId, cond, true))) {
-        if (opts.tabGone) return { inQueue: await isQueued(tx, userId), count: await queueCount(tx) };
-        throw conflict('NOT_IN_QUEUE');
-      }
-      return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
-    },
-    logOf(ctx),
-  );
+  return queueTransaction(ctx, async (tx, after) => {
+    const cond = opts.tabGone
+      ? and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId), eq(queueEntries.via, 'web'))
+      : eq(queueEntries.userId, userId);
+    if (!(await removeEntry(ctx, tx, after, userId, cond, true))) {
+      if (opts.tabGone) return { inQueue: await isQueued(tx, userId), count: await queueCount(tx) };
+      throw conflict('NOT_IN_QUEUE');
+    }
+    return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
+  });
 }
 
 /**
@@ -274,44 +276,36 @@ export async function readyQueue(
   ctx: AppContext,
   userId: string,
 ): Promise<{ inQueue: boolean; count: number }> {
-  return inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      await lockQueue(tx);
-      const { entry, phase } = await ownPhase(tx, userId, 'accept');
-      const phaseId = phase.id;
-      if (entry.accepted) return { inQueue: true, count: await queueCount(tx) };
-      await tx.update(queueEntries).set({ accepted: true }).where(eq(queueEntries.userId, userId));
-      const players = await phasePlayers(tx, phase.playerIds, phaseId);
+  return queueTransaction(ctx, async (tx, after) => {
+    const { entry, phase } = await ownPhase(tx, userId, 'accept');
+    const phaseId = phase.id;
+    if (entry.accepted) return { inQueue: true, count: await queueCount(tx) };
+    await tx.update(queueEntries).set({ accepted: true }).where(eq(queueEntries.userId, userId));
+    const players = await phasePlayers(tx, phase.playerIds, phaseId);
+    after.add(() => {
+      for (const p of players) ctx.realtime.toUser(p.userId, 'PRIVATE_QUEUE_READY_UPDATE', { players });
+    });
+    if (players.length === PLAYERS_PER_MATCH && players.every((p) => p.accepted)) {
+      const complete = acceptPhase.require(phase.status, 'complete');
+      const ids = phase.playerIds;
+      await tx.delete(queueEntries).where(eq(queueEntries.phaseId, phaseId));
+      if (entails(complete, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId });
+      // Effects of the match (status patches) must follow PRIVATE_QUEUE_MATCH.
       after.add(() => {
-        for (const p of players) ctx.realtime.toUser(p.userId, 'PRIVATE_QUEUE_READY_UPDATE', { players });
+        for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
       });
-      if (players.length === PLAYERS_PER_MATCH && players.every((p) => p.accepted)) {
-        const complete = acceptPhase.require(phase.status, 'complete');
-        const ids = phase.playerIds;
-        await tx.delete(queueEntries).where(eq(queueEntries.phaseId, phaseId));
-        if (entails(complete, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId });
-        // Effects of the match (status patches) must follow PRIVATE_QUEUE_MATCH.
-        after.add(() => {
-          for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
-        });
-        const matchId = await createMatch(ctx, tx, after, ids);
-        await recordMatchStart(ctx, tx);
-        await tx
-          .update(acceptPhases)
-          .set({ status: complete.to, matchId })
-          .where(eq(acceptPhases.id, phaseId));
-        after.add(() => {
-          for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
-        });
-        after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds: ids, matchId }));
-        emitPhaseEnded(ctx, after, { phaseId, playerIds: ids, outcome: 'matched', matchId });
-        return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
-      }
-      return { inQueue: true, count: await queueCount(tx) };
-    },
-    logOf(ctx),
-  );
+      const matchId = await createMatch(ctx, tx, after, ids);
+      await recordMatchStart(ctx, tx);
+      await tx.update(acceptPhases).set({ status: complete.to, matchId }).where(eq(acceptPhases.id, phaseId));
+      after.add(() => {
+        for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
+      });
+      after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds: ids, matchId }));
+      emitPhaseEnded(ctx, after, { phaseId, playerIds: ids, outcome: 'matched', matchId });
+      return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
+    }
+    return { inQueue: true, count: await queueCount(tx) };
+  });
 }
 
 async function unreadyProfilesOf(tx: Db, ids: string[]): Promise<UnreadyProfile[]> {
@@ -331,37 +325,32 @@ export async function declineQueue(
   ctx: AppContext,
   userId: string,
 ): Promise<{ inQueue: boolean; count: number }> {
-  return inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      await lockQueue(tx);
-      const { phase, next } = await ownPhase(tx, userId, 'decline');
-      await tx.delete(queueEntries).where(eq(queueEntries.userId, userId));
-      const rest = phase.playerIds.filter((id) => id !== userId);
-      await tx
-        .update(queueEntries)
-        .set({ phaseId: null, accepted: false })
-        .where(eq(queueEntries.phaseId, phase.id));
-      await tx.update(acceptPhases).set({ status: next.to }).where(eq(acceptPhases.id, phase.id));
-      if (entails(next, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId: phase.id });
-      if (entails(next, 'recordMiss')) await recordOffence(ctx, tx, after, userId, 'miss');
-      const unreadyProfiles = await unreadyProfilesOf(tx, [userId]);
-      after.add(() => {
-        for (const uid of rest)
-          ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
-      });
-      patchQueue(ctx, after, [userId], false);
-      emitPhaseEnded(ctx, after, {
-        phaseId: phase.id,
-        playerIds: phase.playerIds,
-        outcome: 'declined',
-        declinedBy: userId,
-      });
-      if (entails(next, 'formPhases')) await formPhases(ctx, tx, after);
-      return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
-    },
-    logOf(ctx),
-  );
+  return queueTransaction(ctx, async (tx, after) => {
+    const { phase, next } = await ownPhase(tx, userId, 'decline');
+    await tx.delete(queueEntries).where(eq(queueEntries.userId, userId));
+    const rest = phase.playerIds.filter((id) => id !== userId);
+    await tx
+      .update(queueEntries)
+      .set({ phaseId: null, accepted: false })
+      .where(eq(queueEntries.phaseId, phase.id));
+    await tx.update(acceptPhases).set({ status: next.to }).where(eq(acceptPhases.id, phase.id));
+    if (entails(next, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId: phase.id });
+    if (entails(next, 'recordMiss')) await recordOffence(ctx, tx, after, userId, 'miss');
+    const unreadyProfiles = await unreadyProfilesOf(tx, [userId]);
+    after.add(() => {
+      for (const uid of rest)
+        ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
+    });
+    patchQueue(ctx, after, [userId], false);
+    emitPhaseEnded(ctx, after, {
+      phaseId: phase.id,
+      playerIds: phase.playerIds,
+      outcome: 'declined',
+      declinedBy: userId,
+    });
+    if (entails(next, 'formPhases')) await formPhases(ctx, tx, after);
+    return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
+  });
 }
 
 /** Deadline of an accept phase (job `queue.accept`, key = phase id). */
