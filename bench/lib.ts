@@ -4,9 +4,12 @@
  * the app's configuration and percentiles.
  */
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
 import { type Config, loadConfig } from '../apps/server/src/config';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
+import { createTokens } from '../apps/server/src/modules/auth/tokens';
 
 /** The number given as `--name=…` on the command line, else `def`. */
 export const arg = (name: string, def: number) =>
@@ -68,3 +71,25 @@ export const benchConfig = (env: Record<string, string> = {}): Config =>
 /** The `p`th percentile of ascending `sorted`. */
 export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/**
+ * The real app on `database`, listening on a free loopback port; `tokens` signs the sessions of
+ * the benchmark's players with the app's secret.
+ */
+export async function startBenchApp(database: Database, env: Record<string, string> = {}) {
+  const secret = randomBytes(32).toString('hex');
+  const app = await buildApp(
+    {
+      config: benchConfig(env),
+      database,
+      db: database.db,
+      tokens: createTokens(secret),
+      clock: { now: () => Date.now() },
+      version: 'bench',
+    },
+    { logger: false, webDist: '/nonexistent' },
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return { app, url, tokens: createTokens(secret) };
+}

@@ -14,13 +14,10 @@
  *
  * Target: p99 < 50 ms on both. Stops by itself (hard limit 5 minutes).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { buildApp } from '../apps/server/src/app';
 import { users } from '../apps/server/src/db/schema';
-import { createTokens } from '../apps/server/src/modules/auth/tokens';
-import { arg, benchConfig, hardStop, openDatabase, pct } from './lib';
+import { arg, hardStop, openDatabase, pct, startBenchApp } from './lib';
 
 const CLIENTS = arg('clients', 1000);
 const CONCURRENCY = arg('concurrency', 1);
@@ -29,25 +26,11 @@ hardStop('queue-bench', 300_000);
 
 async function main() {
   const { database, drop, kind } = await openDatabase();
-  const secret = randomBytes(32).toString('hex');
-  const app = await buildApp(
-    {
-      config: benchConfig({
-        ACCEPT_TIMEOUT_MS: '120000',
-        PICK_TIMEOUT_MS: '600000',
-      }),
-      database,
-      db: database.db,
-      tokens: createTokens(secret),
-      clock: { now: () => Date.now() },
-      version: 'bench',
-    },
-    { logger: false, webDist: '/nonexistent' },
-  );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, url, tokens } = await startBenchApp(database, {
+    ACCEPT_TIMEOUT_MS: '120000',
+    PICK_TIMEOUT_MS: '600000',
+  });
 
-  const tokens = createTokens(secret);
   const people = Array.from({ length: GROUPS * 10 }, (_, i) => ({
     id: randomUUID(),
     name: `bench-${i}`,

@@ -22,13 +22,10 @@
  *
  * Target: each flood phase's probe p50 < 2 × the baseline p50. Hard limit 3 minutes.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { buildApp } from '../apps/server/src/app';
 import { friendRequests, users } from '../apps/server/src/db/schema';
-import { createTokens } from '../apps/server/src/modules/auth/tokens';
-import { arg, benchConfig, hardStop, openDatabase, pct } from './lib';
+import { arg, hardStop, openDatabase, pct, startBenchApp } from './lib';
 
 const DURATION_MS = arg('seconds', 5) * 1000;
 const RATE = arg('rate', 8000);
@@ -56,20 +53,7 @@ interface FloodStats {
 
 async function main() {
   const { database, drop, kind } = await openDatabase();
-  const secret = randomBytes(32).toString('hex');
-  const app = await buildApp(
-    {
-      config: benchConfig(),
-      database,
-      db: database.db,
-      tokens: createTokens(secret),
-      clock: { now: () => Date.now() },
-      version: 'bench',
-    },
-    { logger: false, webDist: '/nonexistent' },
-  );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, url, tokens } = await startBenchApp(database);
 
   // The probe, their friend, and the signed-in flooder (also the friend's friend, so each of its
   // events that gets through costs the same read as the probe's).
@@ -89,7 +73,6 @@ async function main() {
       acceptedAt: new Date(),
     })),
   );
-  const tokens = createTokens(secret);
   const probeToken = (await tokens.sign(probe.id)).token;
   const flooderToken = (await tokens.sign(flooder.id)).token;
 
