@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { publicUserSchema } from './index';
 import { listQuerySchema } from '../list';
 import { userStatusSchema } from '../status';
+import { publicUserSchema } from './index';
 
 /**
  * Users as other players see them (docs/contract.md §3, §7; server `accounts/directory.ts`): the User as lists, cards and
