@@ -9,9 +9,10 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, logOf } from '../../jobs';
+import { batched } from '../../lib/batch';
 import {
   markMaybeOffline,
-  markOnline,
+  markOnlineMany,
   patchStatus,
   resetStaleOnline,
   stopPushing,
@@ -53,7 +54,11 @@ function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
 
 export function presenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    ctx.realtime.onAuthenticated((_socket, userId) => markOnline(ctx, userId));
+    // Sockets signing in together share one read and one write (lib/batch.ts).
+    const markOnlineBatched = batched((userIds: string[]) => markOnlineMany(ctx, userIds), true);
+    ctx.realtime.onAuthenticated(async (_socket, userId) => {
+      await markOnlineBatched(userId);
+    });
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       await markMaybeOffline(ctx, userId);
     });

@@ -12,9 +12,18 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import { batched } from '../../lib/batch';
 import { currentUserId, requireAuth } from '../auth/guard';
 import { queueEntries } from './schema';
-import { acceptJob, declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
+import {
+  acceptJob,
+  declineQueue,
+  joinQueue,
+  leaveQueue,
+  queuedAmong,
+  queueState,
+  readyQueue,
+} from './service';
 
 /**
  * The grace deadline after a player's last tab closed (or, at start-up, for every queued player):
@@ -100,7 +109,14 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       leaveQueue(ctx, userId, { tabGone: true }).then(() => undefined),
     );
 
+    // Most sockets that sign in are not queued: one shared query (lib/batch.ts) says so, and only
+    // a queued player's socket reads the whole queue state.
+    const isQueuedBatched = batched(
+      async (userIds: string[]) => new Map([...(await queuedAmong(ctx.db, userIds))].map((id) => [id, true])),
+      false,
+    );
     ctx.realtime.onAuthenticated(async (socket, userId) => {
+      if (!(await isQueuedBatched(userId))) return;
       const state = await queueState(ctx, userId);
       if (!state.inQueue) return;
       socket.emit('PUBLIC_QUEUE_UPDATE', { count: state.count });
