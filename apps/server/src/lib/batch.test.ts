@@ -1,7 +1,7 @@
 /**
- * The lookup batcher (batch.ts): lookups of one loop turn become one call, each caller gets its
- * own key's answer (or the default), a failure reaches every caller of its batch, and a later
- * turn makes a fresh call (no cache: nothing read before it was asked for).
+ * The lookup batcher (batch.ts): lookups of one loop turn (or made while a call runs) become one
+ * call, each caller gets its own key's answer (or the default), a failure reaches every caller of
+ * its batch, and a later turn makes a fresh call (no cache: nothing read before it was asked for).
  */
 import { describe, expect, it } from 'vitest';
 import { batched } from './batch';
@@ -39,9 +39,43 @@ describe('batched', () => {
     expect(calls).toEqual([['x'], ['x']]);
   });
 
+  it('keeps the keys asked while a call runs for one call after it', async () => {
+    const calls: string[][] = [];
+    let release = () => {};
+    const get = batched(async (keys: string[]) => {
+      calls.push(keys);
+      if (calls.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return new Map(keys.map((k) => [k, k.length]));
+    }, 0);
+    const first = get('a');
+    await new Promise((resolve) => setImmediate(resolve)); // the first call is running
+    const later = [get('bb'), get('ccc')];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual([['a']]);
+    release();
+    expect(await Promise.all([first, ...later])).toEqual([1, 2, 3]);
+    expect(calls).toEqual([['a'], ['bb', 'ccc']]);
+  });
+
+  it('lets a key of a burst wait windowMs for others, and a lone key go at once', async () => {
+    const { calls, load } = recorder(() => 1);
+    const get = batched(load, 0, { windowMs: 50 });
+    const t0 = performance.now();
+    await get('lone');
+    expect(performance.now() - t0).toBeLessThan(40);
+    // Right after a call: the next keys, one per loop turn, wait and go together.
+    const burst: Promise<number>[] = [];
+    for (const key of ['a', 'b', 'c']) {
+      burst.push(get(key));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(burst);
+    expect(calls).toEqual([['lone'], ['a', 'b', 'c']]);
+  });
+
   it('splits a turn larger than maxBatch into several calls', async () => {
     const { calls, load } = recorder(() => 7);
-    const get = batched(load, 0, 2);
+    const get = batched(load, 0, { maxBatch: 2 });
     expect(await Promise.all(['a', 'b', 'c', 'd', 'e'].map(get))).toEqual([7, 7, 7, 7, 7]);
     expect(calls).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
   });

@@ -9,9 +9,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, logOf } from '../../jobs';
-import { batched } from '../../lib/batch';
+import { batched, SOCKET_BATCH_WINDOW_MS } from '../../lib/batch';
 import {
-  markMaybeOffline,
+  markMaybeOfflineMany,
   markOnlineMany,
   patchStatus,
   resetStaleOnline,
@@ -55,12 +55,21 @@ function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
 export function presenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // Sockets signing in together share one read and one write (lib/batch.ts).
-    const markOnlineBatched = batched((userIds: string[]) => markOnlineMany(ctx, userIds), true);
+    const markOnlineBatched = batched((userIds: string[]) => markOnlineMany(ctx, userIds), true, {
+      windowMs: SOCKET_BATCH_WINDOW_MS,
+    });
     ctx.realtime.onAuthenticated(async (_socket, userId) => {
       await markOnlineBatched(userId);
     });
+    const markMaybeOfflineBatched = batched(
+      (userIds: string[]) => markMaybeOfflineMany(ctx, userIds),
+      false,
+      {
+        windowMs: SOCKET_BATCH_WINDOW_MS,
+      },
+    );
     ctx.realtime.onSignedOut(async (_socket, userId) => {
-      await markMaybeOffline(ctx, userId);
+      await markMaybeOfflineBatched(userId);
     });
     ctx.bus.on('status.patch', async ({ userId, patch }) => {
       await patchStatus(ctx, userId, userStatusPatchSchema.parse(patch));

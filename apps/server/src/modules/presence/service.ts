@@ -136,17 +136,33 @@ export async function markOnlineMany(
  * when the user ends up offline.
  */
 export async function markMaybeOffline(ctx: AppContext, userId: string): Promise<boolean> {
+  return (await markMaybeOfflineMany(ctx, [userId])).get(userId) ?? false;
+}
+
+/**
+ * markMaybeOffline for the users of many sockets closing together (a restart closes them all):
+ * one read and one write for those without a socket left. True for each user who ends up offline.
+ */
+export async function markMaybeOfflineMany(
+  ctx: AppContext,
+  userIds: readonly string[],
+): Promise<Map<string, boolean>> {
+  const result = new Map<string, boolean>(userIds.map((id) => [id, false]));
   // While the app shuts down every socket closes at once; the next start (or another instance)
   // settles presence, and the Redis adapter must not be asked anything once it is closing.
-  if (closing.has(ctx) || (await ctx.realtime.socketCount(userId)) > 0) return false;
-  if (closing.has(ctx)) return false;
-  const current = await getStatus(ctx, userId);
-  if (current.online) await patchStatus(ctx, userId, { online: false, lastSeen: ctx.clock.now() });
-  if (!closing.has(ctx) && (await ctx.realtime.socketCount(userId)) > 0) {
-    await markOnline(ctx, userId);
-    return false;
+  if (closing.has(ctx)) return result;
+  const gone: string[] = [];
+  for (const id of userIds) if ((await ctx.realtime.socketCount(id)) === 0) gone.push(id);
+  if (closing.has(ctx) || gone.length === 0) return result;
+  const current = await getStatuses(ctx, gone);
+  const online = gone.filter((id) => current.get(id)?.online);
+  if (online.length > 0) await patchStatuses(ctx, online, { online: false, lastSeen: ctx.clock.now() });
+  // Re-checked after writing: a tab opened meanwhile puts its user back online.
+  for (const id of gone) {
+    if (!closing.has(ctx) && (await ctx.realtime.socketCount(id)) > 0) await markOnline(ctx, id);
+    else result.set(id, true);
   }
-  return true;
+  return result;
 }
 
 /**

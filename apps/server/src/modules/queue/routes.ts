@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
-import { batched } from '../../lib/batch';
+import { batched, SOCKET_BATCH_WINDOW_MS } from '../../lib/batch';
 import { currentUserId, requireAuth } from '../auth/guard';
 import { queueEntries } from './schema';
 import {
@@ -58,8 +58,20 @@ const armDisconnectGrace = (ctx: AppContext, tx: Db, after: After, userId: strin
 
 /** A player's last tab closed (signed out): their place waits QUEUE_DISCONNECT_GRACE_MS for them. */
 export async function lastTabClosed(ctx: AppContext, userId: string): Promise<void> {
+  await lastTabsClosed(ctx, [userId]);
+}
+
+/** lastTabClosed for many players at once (a restart closes every socket): one transaction. */
+async function lastTabsClosed(ctx: AppContext, userIds: readonly string[]): Promise<Map<string, true>> {
   const now = ctx.clock.now();
-  await inTransaction(ctx.db, (tx, after) => armDisconnectGrace(ctx, tx, after, userId, now), logOf(ctx));
+  await inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      for (const userId of userIds) await armDisconnectGrace(ctx, tx, after, userId, now);
+    },
+    logOf(ctx),
+  );
+  return new Map(userIds.map((id) => [id, true]));
 }
 
 export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
@@ -81,9 +93,13 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       }
     });
 
+    // Sockets closing together (a restart) arm their graces in one transaction (lib/batch.ts).
+    const lastTabClosedBatched = batched((userIds: string[]) => lastTabsClosed(ctx, userIds), true, {
+      windowMs: SOCKET_BATCH_WINDOW_MS,
+    });
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       if ((await ctx.realtime.socketCount(userId)) > 0) return;
-      await lastTabClosed(ctx, userId);
+      await lastTabClosedBatched(userId);
     });
 
     // After a crash nobody signed out: every player queued outside an accept phase gets the same
@@ -114,6 +130,7 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
     const isQueuedBatched = batched(
       async (userIds: string[]) => new Map([...(await queuedAmong(ctx.db, userIds))].map((id) => [id, true])),
       false,
+      { windowMs: SOCKET_BATCH_WINDOW_MS },
     );
     ctx.realtime.onAuthenticated(async (socket, userId) => {
       if (!(await isQueuedBatched(userId))) return;
