@@ -57,22 +57,6 @@ describe('batched', () => {
     expect(calls).toEqual([['a'], ['bb', 'ccc']]);
   });
 
-  it('lets a key of a burst wait windowMs for others, and a lone key go at once', async () => {
-    const { calls, load } = recorder(() => 1);
-    const get = batched(load, 0, { windowMs: 50 });
-    const t0 = performance.now();
-    await get('lone');
-    expect(performance.now() - t0).toBeLessThan(40);
-    // Right after a call: the next keys, one per loop turn, wait and go together.
-    const burst: Promise<number>[] = [];
-    for (const key of ['a', 'b', 'c']) {
-      burst.push(get(key));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await Promise.all(burst);
-    expect(calls).toEqual([['lone'], ['a', 'b', 'c']]);
-  });
-
   it('splits a turn larger than maxBatch into several calls', async () => {
     const { calls, load } = recorder(() => 7);
     const get = batched(load, 0, { maxBatch: 2 });

@@ -7,31 +7,21 @@
  * one-row queries (session generation, friends, presence, queue). On the embedded database each
  * query costs far more than its row, so the same reads for many sockets at a time cost a fraction
  * (bench/sockets-bench.ts). Keys go out on setImmediate, after the I/O callbacks of the current
- * loop turn have all asked; while a call is running, new keys wait for it to end and then go
- * together. Sign-ins arrive one per loop turn, though, and each query ends before the next comes:
- * `windowMs` lets keys wait that long for others when the previous call went out less than that
- * long ago (a burst), and costs nothing to a lone lookup.
+ * loop turn have all asked (no added wait); while a call is running, new keys wait for it to end
+ * and then go together.
  *
  * Hand-written rather than the `dataloader` package: without a cache it is these few lines.
  */
-/**
- * The window of the lookups a socket's sign-in or sign-out makes (friends, presence, queue): in
- * a reconnect storm a few milliseconds more per sign-in, against a query per socket.
- */
-export const SOCKET_BATCH_WINDOW_MS = 5;
-
 export function batched<K, V>(
   load: (keys: K[]) => Promise<Map<K, V>>,
   missing: V,
-  { maxBatch = 1_000, windowMs = 0 }: { maxBatch?: number; windowMs?: number } = {},
+  { maxBatch = 1_000 }: { maxBatch?: number } = {},
 ): (key: K) => Promise<V> {
   let pending: Array<{ key: K; resolve: (v: V) => void; reject: (e: unknown) => void }> = [];
   let scheduled = false;
   let running = 0;
-  let lastCall = Number.NEGATIVE_INFINITY;
   const dispatch = () => {
     scheduled = false;
-    lastCall = performance.now();
     const batch = pending;
     pending = [];
     for (let i = 0; i < batch.length; i += maxBatch) {
@@ -57,8 +47,7 @@ export function batched<K, V>(
   const schedule = () => {
     if (scheduled || running > 0 || pending.length === 0) return;
     scheduled = true;
-    if (windowMs > 0 && performance.now() - lastCall < windowMs) setTimeout(dispatch, windowMs);
-    else setImmediate(dispatch);
+    setImmediate(dispatch);
   };
   return (key) =>
     new Promise<V>((resolve, reject) => {

@@ -17,7 +17,7 @@ import {
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { batched, SOCKET_BATCH_WINDOW_MS } from '../../lib/batch';
+import { batched } from '../../lib/batch';
 import { currentUserId, requireAuth } from '../auth/guard';
 import {
   answerRequest,
@@ -35,9 +35,7 @@ export function friendsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // --- socket: social rooms ---
     // Sockets signing in together share one query (lib/batch.ts).
-    const friendIdsOfBatched = batched((userIds: string[]) => friendIdsOfMany(ctx, userIds), [] as string[], {
-      windowMs: SOCKET_BATCH_WINDOW_MS,
-    });
+    const friendIdsOfBatched = batched((userIds: string[]) => friendIdsOfMany(ctx, userIds), [] as string[]);
     ctx.realtime.onAuthenticated(async (socket, userId) => {
       const ids = await friendIdsOfBatched(userId);
       if (ids.length > 0) await socket.join(ids.map(socialRoom));

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, logOf } from '../../jobs';
-import { batched, SOCKET_BATCH_WINDOW_MS } from '../../lib/batch';
+import { batched } from '../../lib/batch';
 import {
   markMaybeOfflineMany,
   markOnlineMany,
@@ -55,19 +55,11 @@ function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
 export function presenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // Sockets signing in together share one read and one write (lib/batch.ts).
-    const markOnlineBatched = batched((userIds: string[]) => markOnlineMany(ctx, userIds), true, {
-      windowMs: SOCKET_BATCH_WINDOW_MS,
-    });
+    const markOnlineBatched = batched((userIds: string[]) => markOnlineMany(ctx, userIds), true);
     ctx.realtime.onAuthenticated(async (_socket, userId) => {
       await markOnlineBatched(userId);
     });
-    const markMaybeOfflineBatched = batched(
-      (userIds: string[]) => markMaybeOfflineMany(ctx, userIds),
-      false,
-      {
-        windowMs: SOCKET_BATCH_WINDOW_MS,
-      },
-    );
+    const markMaybeOfflineBatched = batched((userIds: string[]) => markMaybeOfflineMany(ctx, userIds), false);
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       await markMaybeOfflineBatched(userId);
     });

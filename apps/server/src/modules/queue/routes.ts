@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
-import { batched, SOCKET_BATCH_WINDOW_MS } from '../../lib/batch';
+import { batched } from '../../lib/batch';
 import { currentUserId, requireAuth } from '../auth/guard';
 import { queueEntries } from './schema';
 import {
@@ -94,9 +94,7 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     // Sockets closing together (a restart) arm their graces in one transaction (lib/batch.ts).
-    const lastTabClosedBatched = batched((userIds: string[]) => lastTabsClosed(ctx, userIds), true, {
-      windowMs: SOCKET_BATCH_WINDOW_MS,
-    });
+    const lastTabClosedBatched = batched((userIds: string[]) => lastTabsClosed(ctx, userIds), true);
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       if ((await ctx.realtime.socketCount(userId)) > 0) return;
       await lastTabClosedBatched(userId);
@@ -130,7 +128,6 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
     const isQueuedBatched = batched(
       async (userIds: string[]) => new Map([...(await queuedAmong(ctx.db, userIds))].map((id) => [id, true])),
       false,
-      { windowMs: SOCKET_BATCH_WINDOW_MS },
     );
     ctx.realtime.onAuthenticated(async (socket, userId) => {
       if (!(await isQueuedBatched(userId))) return;
