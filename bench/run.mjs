@@ -6,7 +6,9 @@ import { ensureBuilt, ensureInstalled, run } from '../scripts/lib.mjs';
 
 ensureInstalled();
 ensureBuilt();
-const only = process.argv.slice(2);
+// Names pick benchmarks; `--flag=value` arguments go to each one run (e.g. `embedded-load --minutes=3`).
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const benches = [
   ['landing-size', ['node', 'bench/landing-size.mjs']],
   ['landing-wire', ['node', 'bench/landing-wire.mjs']],
@@ -18,6 +20,7 @@ const benches = [
   ['queue-eta', ['node', '--import', 'tsx', 'bench/queue-eta-bench.ts']],
   ['draft-fairness', ['node', '--import', 'tsx', 'bench/draft-fairness-bench.ts']],
   ['socket-flood', ['node', '--import', 'tsx', 'bench/socket-flood-bench.ts']],
+  ['embedded-load', ['node', '--import', 'tsx', 'bench/embedded-load-bench.ts']],
   ['lighthouse', ['node', '--import', 'tsx', 'bench/lighthouse.ts']],
 ];
 let failed = 0;
@@ -26,6 +29,6 @@ for (const [name, [cmd, ...args]] of benches) {
   const script = args[args.length - 1];
   if (!existsSync(path.resolve(import.meta.dirname, '..', script))) continue;
   console.log(`\n== ${name}`);
-  if (run(cmd, args) !== 0) failed++;
+  if (run(cmd, [...args, ...flags]) !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

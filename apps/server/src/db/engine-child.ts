@@ -4,12 +4,17 @@
  * same `pg` driver and code path as to PostgreSQL and none of PGlite's WebAssembly runs on the
  * thread that serves HTTP and sockets (issue 20 target 6; docs/architecture.md "Database").
  *
- * One connection at a time: PGlite is a single session, and the server's pool holds exactly one
- * connection (db/engine.ts), so session state (transactions, advisory locks) is never shared.
- * Messages are framed as in the protocol (docs: https://www.postgresql.org/docs/17/protocol-message-formats.html;
- * the same framing as @electric-sql/pglite-socket src/index.ts `handleData`, which we do not use:
- * its 0.2.17 pins the peer @electric-sql/pglite to 0.5.14 and seven extension packages) and each one
- * goes to PGlite's `execProtocolRawStream`, which answers the startup message and every later one.
+ * PGlite is one session; the server's pool opens several connections (db/engine.ts) and this
+ * process runs their requests one at a time: a request is the messages up to a Sync (extended
+ * protocol) or a simple Query, never interleaved with another's, and while a connection's
+ * transaction is open only its requests run — the serialisation in-process PGlite gave (its
+ * transaction mutex). Several connections let requests queue here, so one wake-up of this process
+ * runs every request that has arrived instead of one round trip each. Messages are framed as in
+ * the protocol (https://www.postgresql.org/docs/17/protocol-message-formats.html; the same
+ * framing as @electric-sql/pglite-socket src/index.ts `handleData`, which we do not use: its 0.2.17
+ * pins the peer @electric-sql/pglite to 0.5.14 and seven extension packages, and its multiplexer
+ * interleaves single messages of different connections outside transactions) and each one goes to
+ * PGlite's `execProtocolRawStream`, which answers the startup message and every later one.
  *
  * Protocol with the parent (IPC): → {type:'ready', socketDir, firstBoot, ms} once serving;
  * ← {type:'stop'} closes PGlite cleanly and exits 0. The parent's death (IPC disconnect) does the
@@ -64,84 +69,126 @@ const pglite = new PGlite({ dataDir: dir, loadDataDir });
 
 const socketDir = mkdtempSync(path.join(os.tmpdir(), 'openpug-db-'));
 const socketPath = path.join(socketDir, '.s.PGSQL.5432');
-let active: Socket | undefined;
 
-/** Feeds one connection's messages to PGlite in order; replies are written as PGlite streams them. */
+/** One client connection: its complete requests waiting for PGlite. */
+interface Conn {
+  socket: Socket;
+  closed: boolean;
+}
+/** A request: the messages up to and including a Sync or a simple Query, run back to back. */
+interface Unit {
+  conn: Conn;
+  messages: Buffer[];
+}
+const pending: Unit[] = [];
+/** The connection whose transaction is open: only its requests run until it ends. */
+let owner: Conn | undefined;
+let pumping = false;
+const conns = new Set<Conn>();
+
+/** Runs waiting requests one after another; a wake-up drains every request that has arrived. */
+async function pump(): Promise<void> {
+  if (pumping) return;
+  pumping = true;
+  try {
+    for (;;) {
+      const i = owner ? pending.findIndex((u) => u.conn === owner) : 0;
+      if (i < 0 || pending.length === 0) break;
+      const [unit] = pending.splice(i, 1);
+      const { conn } = unit;
+      for (const message of unit.messages) {
+        await pglite.execProtocolRawStream(new Uint8Array(message), {
+          onRawData: (data) => {
+            if (!conn.socket.destroyed) conn.socket.write(Buffer.from(data));
+          },
+        });
+      }
+      owner = pglite.isInTransaction() ? conn : undefined;
+      // A client gone inside its transaction must not leave it open for the others.
+      if (owner?.closed) {
+        await pglite.exec('ROLLBACK');
+        owner = undefined;
+      }
+    }
+  } catch (err) {
+    console.error('openpug: the embedded database failed a request:', err);
+    process.exit(1);
+  } finally {
+    pumping = false;
+  }
+}
+
 function serve(socket: Socket): void {
+  const conn: Conn = { socket, closed: false };
+  conns.add(conn);
   socket.setNoDelay(true);
   let buffer = Buffer.alloc(0);
-  let chain = Promise.resolve();
   let started = false;
-  const run = (message: Buffer) => {
-    chain = chain.then(() =>
-      pglite.runExclusive(() =>
-        pglite.execProtocolRawStream(new Uint8Array(message), {
-          onRawData: (data) => {
-            if (!socket.destroyed) socket.write(Buffer.from(data));
-          },
-        }),
-      ),
-    );
-    chain = chain.catch((err) => {
-      console.error('openpug: embedded database failed a request:', err);
-      socket.destroy();
-    });
+  let unit: Buffer[] = [];
+  const submit = (messages: Buffer[]) => {
+    pending.push({ conn, messages });
+    void pump();
   };
   socket.on('data', (data) => {
     buffer = buffer.length ? Buffer.concat([buffer, data]) : data;
     for (;;) {
       if (!started) {
         // Untyped first messages: Int32 length, Int32 code.
-        if (buffer.length < 8) return;
+        if (buffer.length < 8) break;
         const length = buffer.readInt32BE(0);
-        if (buffer.length < length) return;
+        if (buffer.length < length) break;
         const code = buffer.readInt32BE(4);
-        const message = buffer.subarray(0, length);
+        const message = Buffer.from(buffer.subarray(0, length));
         buffer = buffer.subarray(length);
         if (code === SSL_REQUEST || code === GSSENC_REQUEST) socket.write('N');
-        else if (code === CANCEL_REQUEST) socket.destroy();
         else if (code === PROTOCOL_3) {
           started = true;
-          run(Buffer.from(message));
-        } else socket.destroy();
+          submit([message]);
+        } else {
+          // CancelRequest and anything unknown: not supported.
+          socket.destroy();
+          return;
+        }
         continue;
       }
       // Typed messages: Byte1 type, Int32 length (counting itself).
-      if (buffer.length < 5) return;
+      if (buffer.length < 5) break;
       const length = 1 + buffer.readInt32BE(1);
-      if (buffer.length < length) return;
-      run(Buffer.from(buffer.subarray(0, length)));
+      if (buffer.length < length) break;
+      const type = buffer[0];
+      const message = Buffer.from(buffer.subarray(0, length));
       buffer = buffer.subarray(length);
+      if (type === 0x58 /* X: Terminate */) {
+        socket.end();
+        return;
+      }
+      unit.push(message);
+      if (type === 0x53 /* S: Sync */ || type === 0x51 /* Q: Query */) {
+        submit(unit);
+        unit = [];
+      }
     }
   });
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {
-    if (active === socket) active = undefined;
-    // A client gone inside a transaction must not leave it open for the next one.
-    chain = chain
-      .then(async () => {
-        if (pglite.isInTransaction()) await pglite.exec('ROLLBACK');
-      })
-      .catch(() => {});
+    conn.closed = true;
+    conns.delete(conn);
+    for (let i = pending.length - 1; i >= 0; i--) if (pending[i].conn === conn) pending.splice(i, 1);
+    if (owner === conn && !pumping) {
+      owner = undefined;
+      void pglite.exec('ROLLBACK').catch(() => {});
+    }
   });
 }
 
-const server = createServer((socket) => {
-  if (active) {
-    // PGlite is one session: a second concurrent client would share its transactions.
-    socket.end();
-    return;
-  }
-  active = socket;
-  serve(socket);
-});
+const server = createServer(serve);
 
 let stopping = false;
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   server.close();
-  active?.destroy();
+  for (const conn of conns) conn.socket.destroy();
   try {
     await pglite.close();
   } catch (err) {

@@ -49,6 +49,20 @@ describe('embedded database process', () => {
       }),
     ).rejects.toThrow();
     expect(await first.database.ping()).toBe(true);
+
+    // Many connections, one session: requests never interleave, and an open transaction runs alone.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => rowsOf(first.database.db, sql`SELECT ${i}::int AS n`)),
+    );
+    expect(answers.map((r) => r[0].n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    let outside: Promise<Record<string, unknown>[]> | undefined;
+    await first.database.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO kept VALUES (7)`);
+      outside = rowsOf(first.database.db, sql`SELECT count(*)::int AS c FROM kept`);
+      await new Promise((r) => setTimeout(r, 300));
+      await tx.execute(sql`DELETE FROM kept WHERE n = 7`);
+    });
+    expect(await outside).toEqual([{ c: 1 }]);
     await first.database.close();
     expect(alive(first.pid)).toBe(false);
     expect(existsSync(path.join(dataDir, 'engine.lock'))).toBe(false);

@@ -1,7 +1,7 @@
 /**
  * Starts the embedded database's process (db/engine-child.ts) and opens it like PostgreSQL: the
- * `pg` driver over a Unix socket, one connection (PGlite is one session; transactions serialise
- * as they did in-process). The server's thread only encodes and decodes the protocol; PGlite's
+ * `pg` driver over a Unix socket (PGlite is one session: the engine process runs one request at a
+ * time and a transaction's alone, as in-process). The server's thread only encodes and decodes the protocol; PGlite's
  * WebAssembly runs in the child (issue 20 target 6, figures in bench/RESULTS.md).
  *
  * Lifecycle: `startEngine` resolves once the child serves (or rejects with its exit); `close()`
@@ -99,9 +99,8 @@ export async function startEngine(options: EngineOptions): Promise<EngineStart> 
       host: ready.socketDir,
       user: 'postgres',
       database: 'postgres',
-      // One session: see the header. Kept open for the server's life.
-      max: 1,
-      idleTimeoutMillis: 0,
+      // Requests queue in the engine process, which runs them one at a time (engine-child.ts).
+      max: 10,
     },
     'pglite',
   );
