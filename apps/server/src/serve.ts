@@ -9,7 +9,7 @@ import type { Config } from './config';
 import { systemClock } from './context';
 import type { Database } from './db/client';
 import type { DataDirLock } from './db/lock';
-import { createTokens, loadJwtSecret } from './modules/auth/tokens';
+import { createTokens, loadJwtSecret } from './modules/auth';
 import { defaultWebDist, readWebVersion } from './web';
 
 export async function serve(config: Config, opening: Promise<Database>, lock?: DataDirLock): Promise<void> {
