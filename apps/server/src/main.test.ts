@@ -55,7 +55,8 @@ describe('the embedded database process', () => {
     }
   };
   const startServer = async (dataDir: string) => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    // Below the ephemeral range (32768–60999), where outgoing connections take their ports.
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
     const env: Record<string, string | undefined> = { ...process.env };
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
