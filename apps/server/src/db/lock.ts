@@ -2,9 +2,6 @@
  * PGlite does not lock its directory, and two processes on one directory silently lose data.
  * The server therefore holds `$DATA_DIR/openpug.lock` (with its pid) while it runs; a second
  * start on the same directory refuses. A lock left behind by a killed process is taken over.
- * The embedded database's process (db/engine-child.ts) holds `$DATA_DIR/engine.lock` the same
- * way while PGlite is open: after a server is killed, its engine may still be closing, and the
- * next one waits for it.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -36,11 +33,9 @@ export interface DataDirLock {
   release(): void;
 }
 
-export const ENGINE_LOCK = 'engine.lock';
-
-export function lockDataDir(dataDir: string, file = 'openpug.lock'): DataDirLock {
+export function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
-  const lockPath = path.join(dataDir, file);
+  const lockPath = path.join(dataDir, 'openpug.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
