@@ -17,13 +17,12 @@ import {
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { batched } from '../../lib/batch';
 import { currentUserId, requireAuth } from '../auth/guard';
 import {
   answerRequest,
   assertId,
   deleteRequest,
-  friendIdsOfMany,
+  friendIdsOf,
   joinSocial,
   listFriends,
   listRequests,
@@ -34,10 +33,8 @@ import {
 export function friendsModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // --- socket: social rooms ---
-    // Sockets signing in together share one query (lib/batch.ts).
-    const friendIdsOfBatched = batched((userIds: string[]) => friendIdsOfMany(ctx, userIds), [] as string[]);
     ctx.realtime.onAuthenticated(async (socket, userId) => {
-      const ids = await friendIdsOfBatched(userId);
+      const ids = await friendIdsOf(ctx, userId);
       if (ids.length > 0) await socket.join(ids.map(socialRoom));
     });
     ctx.realtime.onSignedOut(async (socket) => {

@@ -9,10 +9,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, logOf } from '../../jobs';
-import { batched } from '../../lib/batch';
 import {
-  markMaybeOfflineMany,
-  markOnlineMany,
+  markMaybeOffline,
+  markOnline,
   patchStatus,
   resetStaleOnline,
   stopPushing,
@@ -54,14 +53,9 @@ function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
 
 export function presenceModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    // Sockets signing in together share one read and one write (lib/batch.ts).
-    const markOnlineBatched = batched((userIds: string[]) => markOnlineMany(ctx, userIds), true);
-    ctx.realtime.onAuthenticated(async (_socket, userId) => {
-      await markOnlineBatched(userId);
-    });
-    const markMaybeOfflineBatched = batched((userIds: string[]) => markMaybeOfflineMany(ctx, userIds), false);
+    ctx.realtime.onAuthenticated((_socket, userId) => markOnline(ctx, userId));
     ctx.realtime.onSignedOut(async (_socket, userId) => {
-      await markMaybeOfflineBatched(userId);
+      await markMaybeOffline(ctx, userId);
     });
     ctx.bus.on('status.patch', async ({ userId, patch }) => {
       await patchStatus(ctx, userId, userStatusPatchSchema.parse(patch));
