@@ -19,7 +19,6 @@ import type { MetricsModuleState } from './modules/metrics';
 import type { MobileModuleState } from './modules/mobile';
 import type { NotifyModuleState } from './modules/notify';
 import type { QueueModuleState } from './modules/queue/service';
-import type { QueueAlertsModuleState } from './modules/queue-alerts/service';
 import type { VoiceModuleState } from './modules/voice';
 import type { VoiceServer } from './modules/voice/types';
 import type { WhatsAppModuleState } from './modules/whatsapp/service';
@@ -69,7 +68,6 @@ export interface ModuleState {
   mobile: MobileModuleState;
   notify: NotifyModuleState;
   queue: QueueModuleState;
-  queueAlerts: QueueAlertsModuleState;
   voice: VoiceModuleState;
   whatsapp: WhatsAppModuleState;
 }
@@ -90,7 +88,6 @@ export function createModuleState(): ModuleState {
     mobile: {},
     notify: { pending: new Set() },
     queue: {},
-    queueAlerts: {},
     voice: { syncing: new Set() },
     whatsapp: {},
   };
