@@ -43,8 +43,6 @@ const notEngineDependent = [
   'src/realtime/hub.test.ts',
   'src/lib/*.test.ts',
   'src/db/lock.test.ts',
-  // The embedded engine's own process (PGlite behind the wire protocol): PostgreSQL is not in it.
-  'src/db/engine.test.ts',
   'src/modules/voice/serverquery.test.ts',
   'src/modules/gameservers/rcon.test.ts',
   'src/modules/gameservers/pool.test.ts',

@@ -6,7 +6,7 @@
  * ladder for leaving (a leaver, a no-show) is its own: 30 min → 2 h → 24 h → 7 d within 30 days,
  * driven through the data layer (recordOffence) with the clock moved, no waiting.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   bearer,
   connectSocket,
@@ -28,17 +28,19 @@ let nine: TestUser[];
 let me: TestUser;
 let sockets: Awaited<ReturnType<typeof connectSocket>>[];
 
-beforeAll(async () => {
+// Every test gets its own app and database: nine players waiting in the queue (so my join starts
+// an accept phase) and me, all online, as queued players are (the presence sweep takes players
+// without a tab out of the queue).
+beforeEach(async () => {
   t = await createTestApp({ clock, env: { JOBS_POLL_MS: '0', ACCEPT_TIMEOUT_MS: '30000' } });
   const player = (i: number) => createTestUser(t.app, { teamSpeakId: `ts-cool-${i}` });
   nine = await Promise.all(Array.from({ length: 9 }, (_, i) => player(i)));
   me = await player(9);
-  // Online, as queued players are: the presence sweep takes players without a tab out of the queue.
   await t.listen();
   sockets = await Promise.all([...nine, me].map((p) => connectSocket(t.url, p.token)));
   for (const p of nine) await joinQueue(t.app.ctx, p.id);
 });
-afterAll(async () => {
+afterEach(async () => {
   for (const s of sockets ?? []) s.disconnect();
   await t?.close();
 });
@@ -55,6 +57,21 @@ const joinAfterCooldown = async () => {
   if (running) clock.advance(running.endsAt - clock.now());
   await joinQueue(t.app.ctx, me.id);
   expect((await queueState(t.app.ctx, me.id)).phase).not.toBeNull();
+};
+/** An offence through the data layer, as a miss or a leave would record it. */
+const offend = (userId: string, kind: 'leave' | 'miss') =>
+  inTransaction(
+    t.app.ctx.db,
+    (tx, after) => recordOffence(t.app.ctx, tx, after, userId, kind),
+    logOf(t.app.ctx),
+  );
+/** `n` misses of mine in a row, each right after the last cooldown (the ladder's state of a test before). */
+const missedTimes = async (n: number) => {
+  for (let i = 0; i < n; i++) {
+    const running = await cooldown();
+    if (running) clock.advance(running.endsAt - clock.now());
+    await offend(me.id, 'miss');
+  }
 };
 const advance = async (ms: number) => {
   clock.advance(ms);
@@ -91,6 +108,8 @@ describe('queue cooldowns', () => {
   });
 
   it('survive a restart: a new app on the same database refuses the join too', async () => {
+    await joinAfterCooldown();
+    await declineQueue(t.app.ctx, me.id);
     const again = await createTestApp({ clock, database: t.database, env: { JOBS_POLL_MS: '0' } });
     try {
       expect(await refusal(joinQueue(again.app.ctx, me.id))).toBe('403 QUEUE_COOLDOWN');
@@ -100,6 +119,7 @@ describe('queue cooldowns', () => {
   });
 
   it('an admin sees and lifts them; a lifted one no longer counts towards escalation', async () => {
+    await missedTimes(5);
     const admin = await createTestUser(t.app, { role: 'ADMIN' });
     const list = await t.app.inject({
       url: `/api/admin/users/${me.id}/cooldowns`,
@@ -128,6 +148,7 @@ describe('queue cooldowns', () => {
   });
 
   it('start over once the window has passed', async () => {
+    await missedTimes(3);
     clock.advance(8 * 24 * 60 * MIN);
     await joinAfterCooldown();
     await declineQueue(t.app.ctx, me.id);
@@ -137,12 +158,6 @@ describe('queue cooldowns', () => {
 
 describe('queue cooldowns for leaving a match (leavers, no-shows)', () => {
   const DAY = 24 * 60 * MIN;
-  const offend = (userId: string, kind: 'leave' | 'miss') =>
-    inTransaction(
-      t.app.ctx.db,
-      (tx, after) => recordOffence(t.app.ctx, tx, after, userId, kind),
-      logOf(t.app.ctx),
-    );
   const leaver = () => createTestUser(t.app, { teamSpeakId: `ts-leaver-${Math.random()}` });
 
   it('escalate 30 min → 2 h → 24 h → 7 d within 30 days, the last one repeating; misses climb their own ladder', async () => {
