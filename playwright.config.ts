@@ -1,5 +1,4 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_PATH, chromiumArgs } from './e2e/helpers/chromium';
 
 // Browser tests drive Debian's Chromium against the built server on a fresh data directory.
 // Playwright never downloads a browser here: the executable is fixed below.
@@ -78,9 +77,15 @@ export default defineConfig({
     colorScheme: 'dark',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: '/usr/bin/chromium',
       args: [
-        ...chromiumArgs,
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
         // A fake microphone (a beeping tone) for the voice-recorder journey; no prompt.
         '--use-fake-device-for-media-stream',
         '--use-fake-ui-for-media-stream',

@@ -1,7 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_PATH, chromiumArgs } from './e2e/helpers/chromium';
 
 // The deploy journey (e2e/deploy/*.deploy.ts): the production topology of deploy/ started by
 // `npm run deploy:local` (nginx with TLS in front of two instances on PostgreSQL, Redis and
@@ -34,8 +33,16 @@ export default defineConfig({
     locale: 'en-US',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
-      args: chromiumArgs,
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
     },
   },
   webServer: {

@@ -25,8 +25,6 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
-  /** Where background trouble (an idle connection lost) is logged once the app's logger exists (buildApp). */
-  logTo(log: { warn(obj: object, msg: string): void }): void;
 }
 
 /** The migrations folder, found from source (src/db) and from the bundle (dist). */
@@ -45,11 +43,7 @@ export function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection (a database restart, a dropped test database) emits
   // 'error' on the pool; unhandled, that would end the process. The next query reconnects.
-  // Until buildApp hands over the app's logger there is none; the database is opened before it.
-  let log: { warn(obj: object, msg: string): void } = {
-    warn: (obj, msg) => console.warn(`openpug: ${msg}`, obj),
-  };
-  pool.on('error', (err) => log.warn({ err }, 'idle database connection lost; the next query reconnects'));
+  pool.on('error', (err) => console.warn(`openpug: idle database connection lost: ${err.message}`));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -66,9 +60,6 @@ export function openPostgres(url: string): Database {
     },
     ping: () => ping(db),
     close: () => pool.end(),
-    logTo: (logger) => {
-      log = logger;
-    },
   };
 }
 
@@ -83,8 +74,6 @@ export function openPglite(dir?: string, loadDataDir?: Blob): Database {
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() }),
     ping: () => ping(db),
     close: () => client.close(),
-    // PGlite runs in this process: its errors reach the caller of the query.
-    logTo: () => {},
     // Exposed for the test template.
     ...({ pglite: client } as object),
   };

@@ -14,24 +14,21 @@ import { AppError, unauthorized } from '../../lib/errors';
 import { sessionTokenHash, userRoom } from '../../realtime/hub';
 import { currentUserId } from '../auth/guard';
 import { activeSanction } from '../moderation/sanctions';
-import {
-  type ChatRevoker,
-  findUserById,
-  type MatrixSessionProvider,
-  rankOfUser,
-  toProfile,
-  type UserRow,
-  updateUser,
-} from './service';
+import { findUserById, rankOfUser, toProfile, type UserRow, updateUser } from './service';
+
+type MatrixProvider = (userId: string) => Promise<unknown>;
+const matrixProviders = new WeakMap<AppContext, MatrixProvider>();
+type ChatRevoker = (userId: string) => Promise<void>;
+const chatRevokers = new WeakMap<AppContext, ChatRevoker>();
 
 /** The chat module registers how to obtain the messaging credentials returned at login. */
-export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixSessionProvider): void {
-  ctx.state.accounts.matrixSession = provider;
+export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixProvider): void {
+  matrixProviders.set(ctx, provider);
 }
 
 /** The chat module registers how to revoke the messaging credentials handed out at login. */
 export function setChatRevoker(ctx: AppContext, revoke: ChatRevoker): void {
-  ctx.state.accounts.chatRevoker = revoke;
+  chatRevokers.set(ctx, revoke);
 }
 
 /**
@@ -58,7 +55,7 @@ export async function revokeSessions(ctx: AppContext, userId: string, keepToken?
     room.disconnectSockets(true);
   }
   try {
-    await ctx.state.accounts.chatRevoker?.(userId);
+    await chatRevokers.get(ctx)?.(userId);
   } catch (err) {
     logOf(ctx).error({ err, userId }, 'chat credentials not revoked');
   }
@@ -69,7 +66,7 @@ export async function sessionResponse(ctx: AppContext, signedIn: UserRow): Promi
   if (ban) throw new AppError(403, 'BANNED', { ban });
   const row = await applyAdminSeed(ctx, signedIn);
   const { token, expiresAt } = await ctx.tokens.sign(row.id, row.sessionGeneration);
-  const provider = ctx.state.accounts.matrixSession;
+  const provider = matrixProviders.get(ctx);
   let matrix: unknown = null;
   if (provider) {
     try {

@@ -7,6 +7,7 @@
 import {
   chatModerationSchema,
   chatSessionResponseSchema,
+  errorBodySchema,
   matrixAvatarParamsSchema,
   productUserIdOf,
 } from '@openpug/shared';
@@ -14,7 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { embeddedServerName, embeddedSharedSecret } from '../../homeserver';
-import { AppError, errorResponses } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { setChatRevoker, setMatrixSessionProvider } from '../accounts/session';
 import { currentUserId, requireAuth } from '../auth/guard';
@@ -127,7 +128,13 @@ export const chatModule =
           body: chatModerationSchema,
           response: {
             200: z.object({ ok: z.literal(true) }),
-            ...errorResponses(400, 401, 403, 404, 409, 422, 503),
+            400: errorBodySchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+            409: errorBodySchema,
+            422: errorBodySchema,
+            503: errorBodySchema,
           },
         },
       },

@@ -38,10 +38,7 @@ export interface ChatService {
 }
 
 type AccountRow = typeof chatAccounts.$inferSelect;
-/** The chat module's per-app state (`ctx.state.chat`): its service once the module registered. */
-export interface ChatModuleState {
-  service?: ChatService;
-}
+const services = new WeakMap<AppContext, ChatService>();
 const BOT = 'system';
 const BOT_LOCALPART = 'openpug';
 
@@ -59,12 +56,12 @@ export function registerChatService(
     inflight: new Map(),
     matchRoomJoins: new Map(),
   };
-  ctx.state.chat.service = service;
+  services.set(ctx, service);
   return service;
 }
 
 export function chat(ctx: AppContext): ChatService {
-  const s = ctx.state.chat.service;
+  const s = services.get(ctx);
   if (!s) throw new Error('chat module not registered');
   return s;
 }

@@ -49,12 +49,14 @@ import { botTexts } from './texts';
 
 export const GATEWAY_LEASE = 'discord-gateway';
 
+const gatewayStarters = new WeakMap<AppContext, GatewayStarter>();
 /** Tests replace the gateway login (before the app is ready). */
 export function setDiscordGatewayStarter(ctx: AppContext, starter: GatewayStarter): void {
-  ctx.state.discord.gatewayStarter = starter;
+  gatewayStarters.set(ctx, starter);
 }
+const electors = new WeakMap<AppContext, LeaderElector>();
 /** This instance's claim on the gateway lease (only with DISCORD_BOT_TOKEN). */
-export const discordLeaderOf = (ctx: AppContext): LeaderElector | undefined => ctx.state.discord.leader;
+export const discordLeaderOf = (ctx: AppContext): LeaderElector | undefined => electors.get(ctx);
 
 function botSecretMatches(header: string | undefined, secret: string): boolean {
   return sameSecret((header ?? '').replace(/^Bot\s+/i, ''), secret);
@@ -149,7 +151,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
         {
           log: app.log,
           onLead: async () => {
-            gateway = await (ctx.state.discord.gatewayStarter ?? startDiscordGateway)(ctx, token, app.log);
+            gateway = await (gatewayStarters.get(ctx) ?? startDiscordGateway)(ctx, token, app.log);
           },
           onStepDown: async () => {
             const closing = gateway;
@@ -158,7 +160,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
       );
-      ctx.state.discord.leader = elector;
+      electors.set(ctx, elector);
       app.addHook('onReady', async () => {
         await elector.start();
       });

@@ -14,8 +14,7 @@ import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
 import { findUserByDiscordId, findUsersByIds, updateUser } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow } from '../notify';
-import { type DiscordSender, type GatewayStarter, outboxDiscordSender } from './bot';
-import type { LeaderElector } from './lease';
+import { type DiscordSender, outboxDiscordSender } from './bot';
 import { discordAcceptDms, discordDmFailures, discordLinkCodes } from './schema';
 
 export const DISCORD_CODE_TTL_MS = 10 * 60_000;
@@ -130,19 +129,11 @@ export function takeAcceptDms(ctx: AppContext, phaseId: string, userId?: string)
 
 // The sender DMs go through: the REST client once the bot is configured (routes.ts), else the
 // dev outbox; tests swap it.
-/** The Discord module's per-app state (`ctx.state.discord`). */
-export interface DiscordModuleState {
-  /** Where DMs go; unset: the dev outbox. */
-  sender?: DiscordSender;
-  /** How the gateway logs in; tests replace it before the app is ready. */
-  gatewayStarter?: GatewayStarter;
-  /** This instance's claim on the gateway lease (only with DISCORD_BOT_TOKEN). */
-  leader?: LeaderElector;
-}
-export const discordSender = (ctx: AppContext) => ctx.state.discord.sender ?? outboxDiscordSender(ctx);
-export const hasDiscordSender = (ctx: AppContext) => ctx.state.discord.sender !== undefined;
+const senders = new WeakMap<AppContext, DiscordSender>();
+export const discordSender = (ctx: AppContext) => senders.get(ctx) ?? outboxDiscordSender(ctx);
+export const hasDiscordSender = (ctx: AppContext) => senders.has(ctx);
 export function setDiscordSender(ctx: AppContext, sender: DiscordSender): void {
-  ctx.state.discord.sender = sender;
+  senders.set(ctx, sender);
 }
 
 /** A DM to every user of `userIds` with a linked Discord account, in their language (background, retried). */

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { After, defineJob, jobField, logOf } from '../../jobs';
-import { errorResponses, notFound, unauthorized } from '../../lib/errors';
+import { notFound, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { matchStateOf } from '../matches/lifecycle';
@@ -24,10 +24,37 @@ import { connectPollJob } from './connect-watch';
 import { ingestEvent } from './ingest';
 import { leaseOfMatch } from './leases';
 import { matchzyMatchConfigSchema } from './matchzy';
-import { buildMatchConfig, matchzyLoadJob, matchzyReleaseJob, remoteLogCvars } from './matchzy-provider';
+import {
+  buildMatchConfig,
+  MatchzyProvider,
+  matchzyLoadJob,
+  matchzyReleaseJob,
+  remoteLogCvars,
+} from './matchzy-provider';
 import { type GameServerProvider, gameServerUrls } from './provider';
-import { providerOf } from './service';
-import { simJob } from './simulator';
+import { SimulatorProvider, simJob } from './simulator';
+
+const providers = new WeakMap<AppContext, GameServerProvider>();
+
+function createProvider(ctx: AppContext): GameServerProvider {
+  if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy')
+    return new MatchzyProvider(ctx, ctx.config.cs2Servers, { timeoutMs: ctx.config.CS2_RCON_TIMEOUT_MS });
+  return new SimulatorProvider(ctx);
+}
+
+export function providerOf(ctx: AppContext): GameServerProvider {
+  let p = providers.get(ctx);
+  if (!p) {
+    p = createProvider(ctx);
+    providers.set(ctx, p);
+  }
+  return p;
+}
+
+/** Lets tests choose the provider (another pool, a fake). */
+export function setProvider(ctx: AppContext, provider: GameServerProvider): void {
+  providers.set(ctx, provider);
+}
 
 /**
  * Asks the provider for a server for the match (loaded and locked by the caller, map set) and
@@ -166,7 +193,9 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
               event: z.string().optional(),
               reason: z.string().optional(),
             }),
-            ...errorResponses(401, 404, 422),
+            401: errorBodySchema,
+            404: errorBodySchema,
+            422: errorBodySchema,
           },
         },
       },

@@ -1,14 +1,11 @@
 /**
- * Accept → match room → game → result, with real socket clients against the real app (the queue
- * and its accept phase alone: queue/queue.test.ts).
+ * Queue → accept → match room → game → result, with real socket clients against the real app.
  * Deadlines run on a manual clock: the test moves time and lets the scheduler fire due jobs.
- * Every test gets a fresh app, database and clock, and the match-room tests bring their match
- * to the phase they need themselves (`matchInPhase`), so each runs alone or in any order.
  */
-import type { MatchState } from '@openpug/shared';
+import type { MatchState, QueuePlayer } from '@openpug/shared';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   connectSocket,
@@ -16,17 +13,15 @@ import {
   createTestUser,
   manualClock,
   nextEvent,
-  startMatch,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
 import { users } from '../../db/schema';
 import { jobs } from '../../jobs/schema';
 import type { GameServerProvider } from '../gameservers/provider';
-import { allocateJob } from '../gameservers/routes';
-import { setProvider } from '../gameservers/service';
+import { allocateJob, setProvider } from '../gameservers/routes';
 import { SimulatorProvider, simJob } from '../gameservers/simulator';
-import { queueEntries } from '../queue/schema';
+import { acceptPhases, queueEntries } from '../queue/schema';
 import { acceptJob } from '../queue/service';
 import { fairestPick } from './fairness';
 import { maps, matches, matchPlayers, matchRounds } from './schema';
@@ -51,8 +46,6 @@ interface Client {
 const clock = manualClock();
 let t: TestApp;
 let n = 0;
-/** Every client of the running test, disconnected after it. */
-const clients: Client[] = [];
 
 async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<Client> {
   n++;
@@ -64,9 +57,7 @@ async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<
   const socket = await connectSocket(t.url, user.token);
   const events: Client['events'] = [];
   socket.onAny((name, payload) => events.push({ name, payload }));
-  const client = { user, socket, events };
-  clients.push(client);
-  return client;
+  return { user, socket, events };
 }
 
 const ack = (c: Client, event: string, payload: unknown) =>
@@ -103,10 +94,7 @@ function close(ps: Client[]) {
   for (const p of ps) p.socket.disconnect();
 }
 
-const CLOCK_START = clock.now();
-
-beforeEach(async () => {
-  clock.set(CLOCK_START);
+beforeAll(async () => {
   t = await createTestApp({
     clock,
     env: {
@@ -119,97 +107,178 @@ beforeEach(async () => {
   });
   await t.listen();
 });
-afterEach(async () => {
-  close(clients.splice(0));
-  await t.close();
+afterAll(() => t.close());
+
+describe('queue', () => {
+  it('refuses join without voice link, without name, twice; ready/leave outside the queue — nothing changes', async () => {
+    const noVoice = await player({ teamSpeakId: null });
+    const noName = await player({ name: '' });
+    const ok = await player();
+    expect(await queue(noVoice, 'join')).toEqual({ ok: false, msg: 'VOICE_NOT_LINKED' });
+    expect(await queue(noName, 'join')).toEqual({ ok: false, msg: 'NAME_REQUIRED' });
+    expect(await queue(ok, 'ready')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    expect(await queue(ok, 'leave')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    // No Steam account: the simulator (the default provider) needs none.
+    expect((await t.app.ctx.db.select().from(users).where(eq(users.id, ok.user.id)))[0].steamId).toBeNull();
+    expect(await queue(ok, 'join')).toEqual({ ok: true, data: { inQueue: true, count: 1 } });
+    expect(await queue(ok, 'join')).toEqual({ ok: false, msg: 'ALREADY_IN_QUEUE' });
+    expect(await queue(ok, 'ready')).toEqual({ ok: false, msg: 'NO_ACCEPT_PHASE' });
+    expect(await ack(ok, 'queue-message', { event: 'dance' })).toEqual({ ok: false, msg: 'INVALID_INPUT' });
+    expect(await queueSize()).toBe(1);
+    await expect.poll(() => last(noVoice, 'PUBLIC_QUEUE_UPDATE')).toEqual({ count: 1 });
+    const res = await t.app.inject({ method: 'GET', url: '/api/queue', headers: bearer(ok.user.token) });
+    expect(res.json()).toMatchObject({
+      inQueue: true,
+      count: 1,
+      phase: null,
+      matchId: null,
+      joinedAt: clock.now(),
+    });
+    // Closing the last socket leaves the queue once the grace period is over; a reload within it
+    // keeps the place.
+    ok.socket.disconnect();
+    await advance(14_000);
+    expect(await queueSize()).toBe(1);
+    const reloaded = await connectSocket(t.url, ok.user.token);
+    await advance(2_000);
+    expect(await queueSize()).toBe(1);
+    reloaded.disconnect();
+    await expect
+      .poll(async () => {
+        await advance(15_000);
+        return queueSize();
+      })
+      .toBe(0);
+    close([noVoice, noName]);
+  });
+
+  it('3 do not accept: they are kicked, the 7 keep their places and get the unready profiles', async () => {
+    const ps = await tenInAcceptPhase();
+    const ready = last(ps[0], 'PRIVATE_QUEUE_READY');
+    expect(ready.deadline).toBe(clock.now() + 30000);
+    expect(ready.players.map((p: QueuePlayer) => p.userId)).toEqual(ps.map((p) => p.user.id));
+    const [late, accepting] = [ps.slice(0, 3), ps.slice(3)];
+    for (const p of accepting) expect((await queue(p, 'ready')).ok).toBe(true);
+    // Double ready changes nothing.
+    expect((await queue(accepting[0], 'ready')).ok).toBe(true);
+    await expect
+      .poll(
+        () =>
+          (last(ps[0], 'PRIVATE_QUEUE_READY_UPDATE')?.players as QueuePlayer[])?.filter((p) => p.accepted)
+            .length,
+      )
+      .toBe(7);
+    await advance(29_999);
+    expect(got(late[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
+    await advance(1);
+    for (const p of late) await expect.poll(() => got(p, 'PRIVATE_QUEUE_KICK').length).toBe(1);
+    for (const p of accepting) {
+      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
+      expect(
+        last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles.map((u: { userId: string }) => u.userId),
+      ).toEqual(late.map((l) => l.user.id));
+    }
+    expect(await queueSize()).toBe(7);
+    // The deadline fired once; running the scheduler again changes nothing.
+    await advance(60_000);
+    expect(got(late[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(1);
+    // Three newcomers: the seven keep their places at the front of the new phase.
+    const newcomers = [await player(), await player(), await player()];
+    for (const p of newcomers) expect((await queue(p, 'join')).ok).toBe(true);
+    await expect.poll(() => got(accepting[0], 'PRIVATE_QUEUE_READY').length).toBe(2);
+    const second = last(accepting[0], 'PRIVATE_QUEUE_READY');
+    expect(second.players.slice(0, 7).map((p: QueuePlayer) => p.userId)).toEqual(
+      accepting.map((p) => p.user.id),
+    );
+    expect(second.players.every((p: QueuePlayer) => !p.accepted)).toBe(true);
+    for (const p of [...accepting, ...newcomers]) await queue(p, 'leave');
+    expect(await queueSize()).toBe(0);
+    close([...ps, ...newcomers]);
+  });
+
+  it('a player leaving during the accept phase counts as not accepting', async () => {
+    const ps = await tenInAcceptPhase();
+    for (const p of ps.slice(1)) await queue(p, 'ready');
+    expect(await queue(ps[0], 'leave')).toMatchObject({ ok: true, data: { inQueue: false } });
+    expect(await queue(ps[0], 'ready')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    await advance(30_000);
+    for (const p of ps.slice(1)) {
+      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
+      expect(last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles).toEqual([
+        { userId: ps[0].user.id, name: ps[0].user.name, avatar: null },
+      ]);
+    }
+    expect(await queueSize()).toBe(9);
+    expect(await t.app.ctx.db.select().from(matches)).toHaveLength(0);
+    for (const p of ps.slice(1)) await queue(p, 'leave');
+    close(ps);
+  });
+
+  it('declining ends the phase at once: the decliner leaves, the nine keep their places, a newcomer makes ten again', async () => {
+    const ps = await tenInAcceptPhase();
+    for (const p of ps.slice(1, 4)) expect((await queue(p, 'ready')).ok).toBe(true);
+    expect(await queue(ps[0], 'decline')).toMatchObject({ ok: true, data: { inQueue: false, count: 9 } });
+    // No waiting for the deadline: the nine hear at once who declined and keep their places.
+    for (const p of ps.slice(1)) {
+      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
+      expect(last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles).toEqual([
+        { userId: ps[0].user.id, name: ps[0].user.name, avatar: null },
+      ]);
+    }
+    expect(got(ps[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
+    expect(await queueSize()).toBe(9);
+    expect(await queue(ps[0], 'decline')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
+    expect(await queue(ps[1], 'decline')).toEqual({ ok: false, msg: 'NO_ACCEPT_PHASE' });
+    // The cancelled deadline never fires.
+    await advance(30_000);
+    expect(got(ps[1], 'PRIVATE_QUEUE_TIMEOUT')).toHaveLength(1);
+    expect(got(ps[1], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
+    const newcomer = await player();
+    expect((await queue(newcomer, 'join')).ok).toBe(true);
+    await expect.poll(() => got(ps[1], 'PRIVATE_QUEUE_READY').length).toBe(2);
+    const again = last(ps[1], 'PRIVATE_QUEUE_READY');
+    expect(again.players.map((p: QueuePlayer) => p.userId)).toEqual(
+      [...ps.slice(1), newcomer].map((p) => p.user.id),
+    );
+    expect(again.players.every((p: QueuePlayer) => !p.accepted)).toBe(true);
+    for (const p of [...ps.slice(1), newcomer]) await queue(p, 'leave');
+    expect(await queueSize()).toBe(0);
+    await advance(30_000); // the second phase's deadline closes it
+    close([...ps, newcomer]);
+  });
+
+  it('concurrent joins: 25 players → two disjoint phases of exactly ten, five waiting', async () => {
+    const ps: Client[] = [];
+    for (let i = 0; i < 25; i++) ps.push(await player());
+    const replies = await Promise.all(ps.map((p) => queue(p, 'join')));
+    expect(replies.every((r) => r.ok)).toBe(true);
+    const rows = await t.app.ctx.db.select().from(queueEntries);
+    expect(rows).toHaveLength(25);
+    const phases = (await t.app.ctx.db.select().from(acceptPhases)).filter((p) => p.status === 'open');
+    expect(phases).toHaveLength(2);
+    const all = phases.flatMap((p) => p.playerIds);
+    expect(new Set(all).size).toBe(20);
+    expect(rows.filter((r) => r.phaseId === null)).toHaveLength(5);
+    for (const p of ps)
+      await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(all.includes(p.user.id) ? 1 : 0);
+    // Everyone leaves; the phases end at their deadline without a match.
+    await Promise.all(ps.map((p) => queue(p, 'leave')));
+    await advance(30_000);
+    expect(await queueSize()).toBe(0);
+    close(ps);
+  });
 });
 
-const PHASES = [
-  'playerveto', // ten accepted; captains chosen, team one picks first
-  'teamTwoPicks', // team one's captain has picked one player; team two is on turn
-  'mapveto', // the remaining picks went by timeout
-  'active', // every map but one banned by hand; the allocation is due but has not run
-  'allocated', // the server is allocated and announced
-  'finished', // the simulator played the match to its result
-] as const;
-type Phase = (typeof PHASES)[number];
-
-interface Room {
-  ps: Client[];
-  /** Joined the room, like the ten, right after the match started. */
-  spectator: Client;
-  matchId: string;
-  /** Each player's Elo once the match started. */
-  eloBefore: Map<string, number>;
-}
-
-/**
- * A new match of ten online players, brought to `phase` the way players and deadlines do. It
- * starts as an accepted queue starts it (`startMatch`); the first test covers the queue's part.
- */
-async function matchInPhase(phase: Phase): Promise<Room> {
-  const reached = (p: Phase) => PHASES.indexOf(phase) >= PHASES.indexOf(p);
-  const ps: Client[] = [];
-  for (let i = 0; i < 10; i++) ps.push(await player());
-  const matchId = await startMatch(
-    t.app,
-    ps.map((p) => p.user.id),
-  );
+describe('match room', () => {
+  let ps: Client[];
+  let spectator: Client;
+  let matchId: string;
   const eloBefore = new Map<string, number>();
-  for (const p of ps) {
-    const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, p.user.id));
-    eloBefore.set(p.user.id, row.elo);
-  }
-  const spectator = await player();
-  for (const c of [...ps, spectator]) await ack(c, 'join-match', { matchId });
-  const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
-  if (reached('teamTwoPicks')) {
-    const s = await state(spectator, matchId);
-    const picked = await ack(by(s.teamOne.captain._id), 'match-message', {
-      event: 'pick-player',
-      data: { matchId, pickedId: s.pool[0]._id },
-    });
-    expect(picked.ok).toBe(true);
-    await expect.poll(() => got(spectator, 'MATCH_PICK_PLAYER').length).toBe(1);
-  }
-  if (reached('mapveto')) {
-    for (let i = 0; i < 8 && (await state(spectator, matchId)).status === 'playerveto'; i++)
-      await advance(30_000);
-    await expect.poll(() => last(spectator, 'MATCH_CHANGE_STATUS')).toEqual({ matchId, status: 'mapveto' });
-  }
-  if (reached('active')) {
-    for (
-      let cur = await state(spectator, matchId);
-      cur.status === 'mapveto';
-      cur = await state(spectator, matchId)
-    ) {
-      const banned = new Set(cur.mapVeto.bans.map((b) => b.mapKey));
-      const free = cur.mapVeto.pool.filter((m) => !banned.has(m.key));
-      const captain = by(cur[cur.turn as 'teamOne' | 'teamTwo'].captain._id);
-      const ban = await ack(captain, 'match-message', {
-        event: 'ban-map',
-        data: { matchId, mapKey: free[0].key },
-      });
-      expect(ban.ok).toBe(true);
-    }
-    await expect.poll(() => got(spectator, 'MATCH_SET_MAP').length).toBe(1);
-  }
-  if (reached('allocated')) {
-    await advance(0);
-    await expect.poll(() => got(spectator, 'MATCH_SERVER_AVAILABLE').length).toBe(1);
-  }
-  if (reached('finished')) {
-    for (let i = 0; i < 60 && (await matchRow(matchId)).status === 'active'; i++) await advance(1_000);
-    expect((await matchRow(matchId)).status).toBe('finished');
-  }
-  return { ps, spectator, matchId, eloBefore };
-}
 
-// Each test plays its match from the start up to its phase: more than the default 30 s on a busy machine.
-describe('match room', { timeout: 120_000 }, () => {
   it('all ten accept → PRIVATE_QUEUE_MATCH, a match in playerveto with the right captains', async () => {
-    const ps = await tenInAcceptPhase();
-    const matchId = await allAccept(ps);
+    ps = await tenInAcceptPhase();
+    for (const p of ps) eloBefore.set(p.user.id, 200 + Number(0));
+    matchId = await allAccept(ps);
     for (const p of ps) expect(got(p, 'PRIVATE_QUEUE_MATCH')).toEqual([{ matchId }]);
     expect(await queueSize()).toBe(0);
     const s = await state(ps[0], matchId);
@@ -234,10 +303,15 @@ describe('match room', { timeout: 120_000 }, () => {
     ]);
     // A player of a live match cannot queue.
     expect(await queue(ps[0], 'join')).toEqual({ ok: false, msg: 'ALREADY_IN_MATCH' });
+    for (const p of ps) {
+      const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, p.user.id));
+      eloBefore.set(p.user.id, row.elo);
+    }
   });
 
   it('refuses out-of-turn, spectator, picked-player and invalid picks; nothing changes', async () => {
-    const { ps, spectator, matchId } = await matchInPhase('playerveto');
+    spectator = await player();
+    for (const c of [...ps, spectator]) await ack(c, 'join-match', { matchId });
     const s = await state(spectator, matchId);
     const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
     const capOne = by(s.teamOne.captain._id);
@@ -274,7 +348,6 @@ describe('match room', { timeout: 120_000 }, () => {
   });
 
   it('a pick timeout gives the player who keeps the teams fairest to the captain on turn; the last pick is automatic', async () => {
-    const { spectator, matchId } = await matchInPhase('teamTwoPicks');
     const before = await state(spectator, matchId);
     const best = fairestPick(
       before.teamTwo.players.map((p) => p.elo),
@@ -297,7 +370,6 @@ describe('match room', { timeout: 120_000 }, () => {
   });
 
   it('map veto: only the captain on turn bans; banned and unknown maps are refused; a timeout bans at random', async () => {
-    const { ps, spectator, matchId } = await matchInPhase('mapveto');
     const s = await state(spectator, matchId);
     const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
     const capOne = by(s.teamOne.captain._id);
@@ -332,7 +404,6 @@ describe('match room', { timeout: 120_000 }, () => {
   });
 
   it('the server is allocated: players see connect, spectators only GOTV', async () => {
-    const { ps, spectator, matchId } = await matchInPhase('active');
     await advance(0);
     await expect.poll(() => got(spectator, 'MATCH_SERVER_AVAILABLE').length).toBe(1);
     expect(last(spectator, 'MATCH_SERVER_AVAILABLE').connect).toBeUndefined();
@@ -354,7 +425,6 @@ describe('match room', { timeout: 120_000 }, () => {
   });
 
   it('the simulator plays MR12 to the end; every player gets the right Elo and result', async () => {
-    const { ps, spectator, matchId, eloBefore } = await matchInPhase('allocated');
     for (let i = 0; i < 60 && (await matchRow(matchId)).status === 'active'; i++) await advance(1_000);
     const m = await matchRow(matchId);
     expect(m.status).toBe('finished');
@@ -417,7 +487,6 @@ describe('match room', { timeout: 120_000 }, () => {
   });
 
   it('lists matches and a player history; the card figures come from stats', async () => {
-    const { ps, matchId } = await matchInPhase('finished');
     const list = await t.app.inject({ method: 'GET', url: '/api/match?status=finished' });
     expect(list.json()).toMatchObject({ totalDocs: 1, docs: [{ _id: matchId, status: 'finished' }] });
     const live = await t.app.inject({ method: 'GET', url: '/api/match?status=live' });
@@ -443,7 +512,6 @@ describe('match room', { timeout: 120_000 }, () => {
   });
 
   it('help reaches every online admin; spectators cannot send it', async () => {
-    const { ps, spectator, matchId } = await matchInPhase('finished');
     const admin = await player({ role: 'ADMIN' });
     expect(await ack(spectator, 'match-message', { event: 'help', data: { matchId, msg: 'hi' } })).toEqual({
       ok: false,

@@ -8,18 +8,25 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, manualClock, startMatch, type TestUser } from '../../../test/helpers';
-import { createMatchTestApp, type MatchTestApp } from '../../../test/match-app';
+import {
+  connectSocket,
+  createTestApp,
+  createTestUser,
+  manualClock,
+  startMatch,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
 import { users } from '../../db/schema';
 import { inTransaction, logOf } from '../../jobs';
 import { pollArenaServers } from '../arena/service';
-import { providerOf } from '../gameservers/service';
+import { providerOf } from '../gameservers/routes';
 import type { SimulatorProvider } from '../gameservers/simulator';
 import { FakeMatchzyServer } from '../gameservers/testing/fake-matchzy';
 import { getStatus } from '../presence/service';
 import { recordOffence } from '../queue/cooldowns';
 import { joinQueue, queueState } from '../queue/service';
-import { matchPlayers } from './schema';
+import { matches, matchPlayers } from './schema';
 import { findLiveMatchId } from './service';
 
 const CONNECT_MS = 60_000;
@@ -27,17 +34,21 @@ const OFFER_MS = 30_000;
 const POLL_MS = 5_000;
 const ARENA_PASSWORD = 'arena-rcon';
 const clock = manualClock();
-let t: MatchTestApp;
+let t: TestApp;
 /** The arena server (polled on demand: ARENA_POLL_MS 0). */
 let arena: FakeMatchzyServer;
+const sockets: Awaited<ReturnType<typeof connectSocket>>[] = [];
 let steamSeq = 7000;
 const nextSteamId = () => String(76561197960265728n + BigInt(++steamSeq));
 
 beforeAll(async () => {
   arena = await new FakeMatchzyServer(ARENA_PASSWORD).listen();
-  t = await createMatchTestApp({
+  t = await createTestApp({
     clock,
     env: {
+      JOBS_POLL_MS: '0',
+      PICK_TIMEOUT_MS: '1000',
+      MATCH_MAP_POOL: 'de_dust2',
       SIM_CONNECT_MS: '10000',
       MATCH_CONNECT_TIMEOUT_MS: String(CONNECT_MS),
       MATCH_CONNECT_POLL_MS: String(POLL_MS),
@@ -46,15 +57,21 @@ beforeAll(async () => {
       ARENA_POLL_MS: '0',
     },
   });
+  await t.listen();
 });
 afterAll(async () => {
+  for (const s of sockets) s.disconnect();
   await t?.close();
   await arena?.close();
 });
 
 const sim = () => providerOf(t.app.ctx) as SimulatorProvider;
-const advance = (ms: number) => t.advance(ms);
-const matchRow = (id: string) => t.matchRow(id);
+const advance = async (ms: number) => {
+  clock.advance(ms);
+  await t.app.ctx.jobs.runDue();
+};
+const matchRow = async (id: string) =>
+  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
 const roster = async (id: string) =>
   (await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, id))).map((p) => ({
     userId: p.userId,
@@ -65,7 +82,8 @@ const state = async (id: string) => (await t.app.inject({ method: 'GET', url: `/
 /** A player (voice-linked, online) with the events their socket got. */
 async function online(steamId: string | null = null) {
   const user = await createTestUser(t.app, { teamSpeakId: `ts-${Math.random()}`, steamId });
-  const socket = await t.socket(user.token);
+  const socket = await connectSocket(t.url, user.token);
+  sockets.push(socket);
   const events: { name: string; payload: unknown }[] = [];
   socket.onAny((name, payload) => events.push({ name, payload }));
   const accept = (matchId: string) =>
@@ -216,7 +234,8 @@ describe('connect deadline and substitutes (simulator)', () => {
     expect((await queueState(t.app.ctx, loser.user.id)).inQueue).toBe(true);
     // A player who is not queued cannot take a slot.
     const outsider = await createTestUser(t.app);
-    const s = await t.socket(outsider.token);
+    const s = await connectSocket(t.url, outsider.token);
+    sockets.push(s);
     expect(await s.emitWithAck('substitute-accept', { matchId })).toEqual({
       ok: false,
       msg: 'SUBSTITUTE_NOT_QUEUED',

@@ -17,10 +17,7 @@ export interface AppMetrics {
   notifyFailures: Counter<'channel' | 'reason'>;
 }
 
-/** The metrics module's per-app state (`ctx.state.metrics`): the registry, once installMetrics ran. */
-export interface MetricsModuleState {
-  app?: AppMetrics;
-}
+const byContext = new WeakMap<object, AppMetrics>();
 
 /** Creates the registry of one app (with the process and Node defaults). */
 export function createMetrics(): AppMetrics {
@@ -43,11 +40,11 @@ export function createMetrics(): AppMetrics {
 }
 
 export function attachMetrics(ctx: AppContext, metrics: AppMetrics): void {
-  ctx.state.metrics.app = metrics;
+  byContext.set(ctx, metrics);
 }
 
 export function metricsOf(ctx: AppContext): AppMetrics | undefined {
-  return ctx.state.metrics.app;
+  return byContext.get(ctx);
 }
 
 const CHANNELS = new Set(['whatsapp', 'discord', 'push', 'email']);

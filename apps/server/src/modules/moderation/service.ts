@@ -49,15 +49,21 @@ async function toDtos(ctx: AppContext, rows: SanctionRow[]): Promise<Sanction[]>
   return rows.map((r) => ({
     _id: r.id,
     userId: r.userId,
-    ...sanctionTerms(r),
+    kind: r.kind,
+    reason: r.reason,
+    startsAt: r.startsAt,
+    endsAt: r.endsAt,
+    liftedAt: r.liftedAt,
+    liftReason: r.liftReason,
     createdBy: person(r.createdBy),
     liftedBy: r.liftedBy ? person(r.liftedBy) : null,
     active: isActive(r, now),
   }));
 }
 
-/** What a sanction is and how it ended, as every view of it shows. */
-const sanctionTerms = (r: SanctionRow) => ({
+/** A sanction as the audit log keeps it. */
+const auditView = (r: SanctionRow) => ({
+  id: r.id,
   kind: r.kind,
   reason: r.reason,
   startsAt: r.startsAt,
@@ -65,9 +71,6 @@ const sanctionTerms = (r: SanctionRow) => ({
   liftedAt: r.liftedAt,
   liftReason: r.liftReason,
 });
-
-/** A sanction as the audit log keeps it. */
-const auditView = (r: SanctionRow) => ({ id: r.id, ...sanctionTerms(r) });
 
 /** Every sanction of a player, newest first (the admin's view). */
 export async function sanctionsOf(ctx: AppContext, userId: string): Promise<SanctionList> {

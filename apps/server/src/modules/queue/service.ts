@@ -30,7 +30,7 @@ import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
-import { recordMatchStart, recordQueueCount } from '../insights/service';
+import { recordMatchStart, recordQueueCount } from '../insights/history';
 import { createMatch, findLiveMatchId } from '../matches/service';
 import { refuseBanned } from '../moderation/sanctions';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
@@ -77,11 +77,7 @@ export async function queueCount(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** The queue module's per-app state (`ctx.state.queue`). */
-export interface QueueModuleState {
-  /** The pending coalesced PUBLIC_QUEUE_UPDATE (broadcastCount). */
-  countTimer?: NodeJS.Timeout;
-}
+const countTimers = new WeakMap<AppContext, NodeJS.Timeout>();
 /** Milliseconds over which queue-count broadcasts are coalesced (one broadcast carries the latest count). */
 export const COUNT_BROADCAST_MS = 50;
 
@@ -91,15 +87,15 @@ export const COUNT_BROADCAST_MS = 50;
  */
 async function broadcastCount(ctx: AppContext, tx: Db, after: After): Promise<number> {
   after.add(() => {
-    if (ctx.state.queue.countTimer) return;
+    if (countTimers.has(ctx)) return;
     const timer = setTimeout(() => {
-      ctx.state.queue.countTimer = undefined;
+      countTimers.delete(ctx);
       queueCount(ctx.db)
         .then((count) => ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count }))
         .catch((err) => logOf(ctx).error({ err }, 'queue count broadcast failed'));
     }, COUNT_BROADCAST_MS);
     timer.unref?.();
-    ctx.state.queue.countTimer = timer;
+    countTimers.set(ctx, timer);
   });
   const count = await queueCount(tx);
   await recordQueueCount(ctx, tx, count);

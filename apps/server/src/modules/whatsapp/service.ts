@@ -21,18 +21,18 @@ import {
 } from './provider';
 import { whatsAppFailures, whatsAppMessages } from './schema';
 
-/** The WhatsApp module's per-app state (`ctx.state.whatsapp`). */
-export interface WhatsAppModuleState {
-  /** The Cloud API or the dev outbox, created on first use; tests swap it. */
-  sender?: WhatsAppSender;
-}
+const senders = new WeakMap<AppContext, WhatsAppSender>();
 export function whatsAppSender(ctx: AppContext): WhatsAppSender {
-  ctx.state.whatsapp.sender ??= createWhatsAppSender(ctx.config, ctx.db, () => ctx.clock.now());
-  return ctx.state.whatsapp.sender;
+  let s = senders.get(ctx);
+  if (!s) {
+    s = createWhatsAppSender(ctx.config, ctx.db, () => ctx.clock.now());
+    senders.set(ctx, s);
+  }
+  return s;
 }
 /** Tests swap the sender. */
 export function setWhatsAppSender(ctx: AppContext, sender: WhatsAppSender): void {
-  ctx.state.whatsapp.sender = sender;
+  senders.set(ctx, sender);
 }
 
 /** Order of the delivery statuses: a late `sent` never overwrites `read`; `failed` is final. */
