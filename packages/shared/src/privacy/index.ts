@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { profileSchema } from '../accounts';
+import { playerStatsSchema, scoreSchema } from '../matches';
 
 /**
  * GDPR self-service (community safety, item 7): a player downloads everything stored about them
@@ -72,19 +73,19 @@ export const privacyExportSchema = z.object({
       createdAt: iso,
       finishedAt: iso.nullable(),
       map: z.string().nullable(),
-      score: z.object({ teamOne: z.number().int(), teamTwo: z.number().int() }),
+      score: scoreSchema,
       winner: z.string().nullable(),
       team: z.string().nullable(),
       captain: z.boolean(),
-      stats: z.object({
-        kills: z.number().int(),
-        deaths: z.number().int(),
-        assists: z.number().int(),
-        damage: z.number().int(),
-        headshots: z.number().int(),
+      // The figures and Elo as the match room shows them.
+      stats: playerStatsSchema.pick({
+        kills: true,
+        deaths: true,
+        assists: true,
+        damage: true,
+        headshots: true,
       }),
-      eloBefore: z.number().int().nullable(),
-      eloAfter: z.number().int().nullable(),
+      ...playerStatsSchema.pick({ eloBefore: true, eloAfter: true }).shape,
       /** Everyone else in the match: public id, name and team. */
       players: z.array(exportPersonSchema.extend({ team: z.string().nullable() })),
     }),
