@@ -1,40 +1,21 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { changeLanguage, initI18n } from '../../i18n';
-import { logout, useSession } from '../session/store';
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { changeLanguage } from '../../i18n';
+import { renderWithSession, sessionTestHooks } from '../../test/session';
 import { DiscordRow } from './DiscordRow';
 
 const DISCORD_ID = '700000000000000001';
 
 async function renderLinked(dmFailedAt: number | null, lang: 'en' | 'de' = 'en') {
   await changeLanguage(lang);
-  const fetch = vi.fn(
-    async (_url: RequestInfo | URL) =>
-      new Response(JSON.stringify({ discordId: DISCORD_ID, dmFailedAt }), { status: 200 }),
-  );
-  vi.stubGlobal('fetch', fetch);
-  useSession.setState({
-    token: 'tok',
-    isTokenSet: true,
-    user: { _id: 'u1', name: 'Ace', discordId: DISCORD_ID } as never,
+  return renderWithSession(<DiscordRow />, {
+    answer: () => ({ discordId: DISCORD_ID, dmFailedAt }),
+    user: { discordId: DISCORD_ID },
   });
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <DiscordRow />
-    </QueryClientProvider>,
-  );
-  return fetch;
 }
 
 describe('settings: Discord row', () => {
-  beforeAll(() => initI18n('en'));
-  afterAll(() => changeLanguage('en'));
-  afterEach(() => {
-    cleanup();
-    logout();
-    vi.unstubAllGlobals();
-  });
+  sessionTestHooks();
 
   it('says in words when Discord refused the last direct message', async () => {
     const fetch = await renderLinked(Date.UTC(2026, 0, 1));

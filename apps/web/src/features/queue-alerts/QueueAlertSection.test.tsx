@@ -1,9 +1,8 @@
 import type { QueueAlert } from '@openpug/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { changeLanguage, initI18n } from '../../i18n';
-import { logout, useSession } from '../session/store';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { changeLanguage } from '../../i18n';
+import { renderWithSession, sessionTestHooks } from '../../test/session';
 import { QueueAlertSection } from './QueueAlertSection';
 import { browserTimeZone } from './state';
 
@@ -17,18 +16,10 @@ const STORED: QueueAlert = {
 
 async function renderSection(stored: QueueAlert = STORED, lang: 'en' | 'de' = 'en') {
   await changeLanguage(lang);
-  const fetch = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
-    const body =
-      init?.method === 'PUT' ? { ...JSON.parse(String(init.body)), available: stored.available } : stored;
-    return new Response(JSON.stringify(body), { status: 200 });
+  const fetch = renderWithSession(<QueueAlertSection />, {
+    answer: (_url, init) =>
+      init?.method === 'PUT' ? { ...JSON.parse(String(init.body)), available: stored.available } : stored,
   });
-  vi.stubGlobal('fetch', fetch);
-  useSession.setState({ token: 'tok', isTokenSet: true, user: { _id: 'u1', name: 'Ace' } as never });
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <QueueAlertSection />
-    </QueryClientProvider>,
-  );
   await screen.findByTestId('queue-alert');
   return fetch;
 }
@@ -41,13 +32,7 @@ function pick(label: string, option: string) {
 const box = (testId: string) => screen.getByTestId(testId) as HTMLInputElement;
 
 describe('settings: notify me at N/10', () => {
-  beforeAll(() => initI18n('en'));
-  afterAll(() => changeLanguage('en'));
-  afterEach(() => {
-    cleanup();
-    logout();
-    vi.unstubAllGlobals();
-  });
+  sessionTestHooks();
 
   it('offers only linked channels and saves threshold, channels, quiet hours and the browser zone', async () => {
     const fetch = await renderSection();

@@ -1,9 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { logout, useSession } from '../../features/session/store';
-import { changeLanguage, initI18n } from '../../i18n';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { changeLanguage } from '../../i18n';
+import { renderWithSession, sessionTestHooks } from '../../test/session';
 import { AdminDropsScreen } from './AdminDropsScreen';
 
 const page = { docs: [], totalDocs: 0, limit: 10, page: 1, totalPages: 0 };
@@ -14,22 +12,14 @@ const helperOf = (input: HTMLElement) =>
 
 async function renderScreen(lang: 'en' | 'de') {
   await changeLanguage(lang);
-  const fetch = vi.fn(async (url: RequestInfo | URL) => {
-    const body = String(url).includes('/engine')
-      ? { enabled: true, intervalMs: 600_000, nextChance: 0.1, nextRollAt: null }
-      : page;
-    return new Response(JSON.stringify(body), { status: 200 });
+  return renderWithSession(<AdminDropsScreen />, {
+    answer: (url) =>
+      url.includes('/engine')
+        ? { enabled: true, intervalMs: 600_000, nextChance: 0.1, nextRollAt: null }
+        : page,
+    user: { _id: 'a1', name: 'Root', role: 'ADMIN' },
+    router: true,
   });
-  vi.stubGlobal('fetch', fetch);
-  useSession.setState({ token: 'tok', isTokenSet: true, user: { _id: 'a1', name: 'Root', role: 'ADMIN' } });
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <MemoryRouter>
-        <AdminDropsScreen />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-  return fetch;
 }
 
 async function openCreateDialog(lang: 'en' | 'de') {
@@ -39,13 +29,7 @@ async function openCreateDialog(lang: 'en' | 'de') {
 }
 
 describe('admin drops: the new-drop form', () => {
-  beforeAll(() => initI18n('en'));
-  afterAll(() => changeLanguage('en'));
-  afterEach(() => {
-    cleanup();
-    logout();
-    vi.unstubAllGlobals();
-  });
+  sessionTestHooks();
 
   it('says what is wrong at the field that is wrong, and sends nothing', async () => {
     const { dialog, fetch } = await openCreateDialog('en');

@@ -1,33 +1,11 @@
-import type { MatchPlayer, MatchState } from '@openpug/shared';
+import type { MatchState } from '@openpug/shared';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { changeLanguage, initI18n } from '../../i18n';
+import { liveMatchState } from '../../test/match-state';
 import { LeaversPanel } from './LeaversPanel';
 
-const p = (id: string): MatchPlayer => ({ _id: id, name: `name-${id}`, avatar: null, elo: 200 });
-const team = (ids: string[]) => ({ name: `Team ${ids[0]}`, captain: p(ids[0]), players: ids.map(p) });
-
-function live(extra: Partial<MatchState>): MatchState {
-  return {
-    _id: 'm1',
-    status: 'active',
-    createdAt: 0,
-    teamOne: team(['c1', 'a', 'b', 'c', 'd']),
-    teamTwo: team(['c2', 'e', 'f', 'g', 'h']),
-    pool: [],
-    turn: null,
-    deadline: null,
-    mapVeto: { pool: [], bans: [] },
-    map: null,
-    server: null,
-    score: { teamOne: 3, teamTwo: 2 },
-    stats: [],
-    winner: null,
-    cancelReason: null,
-    connect: null,
-    ...extra,
-  };
-}
+const live = (extra: Partial<MatchState>) => liveMatchState({ score: { teamOne: 3, teamTwo: 2 }, ...extra });
 
 describe('leavers in the match room', () => {
   beforeAll(() => initI18n('en'));

@@ -1,10 +1,8 @@
 import type { SeasonTexts } from '@openpug/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { logout, useSession } from '../../features/session/store';
-import { changeLanguage, initI18n } from '../../i18n';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { changeLanguage } from '../../i18n';
+import { renderWithSession, sessionTestHooks } from '../../test/session';
 import { SeasonScreen } from './SeasonScreen';
 
 const NO_TEXTS: SeasonTexts = { title: '', description: '', prizes: '' };
@@ -31,34 +29,19 @@ const knife = {
 function show(texts: SeasonTexts, prizes: unknown[], role: 'USER' | 'ADMIN' = 'USER') {
   // The server as far as the page sees it: a PUT changes what the next GET answers.
   let current = season(texts);
-  const fetch = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+  const answer = (_url: string, init?: RequestInit) => {
     if (init?.method === 'PUT') {
       const { title, description, prizes: prizesText, startsAt, endsAt } = JSON.parse(String(init.body));
       current = { ...current, startsAt, endsAt, texts: { title, description, prizes: prizesText } };
-      return new Response(JSON.stringify(current), { status: 200 });
+      return current;
     }
-    return new Response(JSON.stringify({ season: current, standings: [], prizes }), { status: 200 });
-  });
-  vi.stubGlobal('fetch', fetch);
-  useSession.setState({ token: 'tok', isTokenSet: true, user: { _id: 'u1', name: 'Ace', role } });
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <MemoryRouter>
-        <SeasonScreen />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-  return fetch;
+    return { season: current, standings: [], prizes };
+  };
+  return renderWithSession(<SeasonScreen />, { answer, user: { role }, router: true });
 }
 
 describe('the season page', () => {
-  beforeAll(() => initI18n('en'));
-  afterAll(() => changeLanguage('en'));
-  afterEach(() => {
-    cleanup();
-    logout();
-    vi.unstubAllGlobals();
-  });
+  sessionTestHooks();
 
   it('without details shows the drop catalogue as the prizes, and no "announced soon"', async () => {
     show(NO_TEXTS, [knife]);
