@@ -1,5 +1,6 @@
 import type { MatchPlayer, MatchState } from '@openpug/shared';
 import { describe, expect, it } from 'vitest';
+import { liveMatchState } from '../../test/match-state';
 import {
   bannedBy,
   canAskForHelp,
@@ -15,27 +16,18 @@ import {
 const p = (id: string, elo = 200): MatchPlayer => ({ _id: id, name: id, avatar: null, elo });
 const maps = ['de_ancient', 'de_anubis', 'de_dust2'].map((key) => ({ key, name: key }));
 
-function state(over: Partial<MatchState> = {}): MatchState {
-  return {
-    _id: 'm1',
+/** A draft with team two on turn: one pick each so far, two players in the pool. */
+const state = (over: Partial<MatchState> = {}): MatchState =>
+  liveMatchState({
     status: 'playerveto',
-    createdAt: 0,
     teamOne: { name: 'Team c1', captain: p('c1'), players: [p('c1'), p('a')] },
     teamTwo: { name: 'Team c2', captain: p('c2'), players: [p('c2')] },
     pool: [p('b'), p('c')],
     turn: 'teamTwo',
     deadline: 1,
     mapVeto: { pool: maps, bans: [] },
-    map: null,
-    server: null,
-    score: { teamOne: 0, teamTwo: 0 },
-    stats: [],
-    winner: null,
-    cancelReason: null,
-    connect: null,
     ...over,
-  };
-}
+  });
 
 describe('pick permissions', () => {
   it('only the captain on turn may pick, and only from the pool', () => {
