@@ -44,6 +44,12 @@ export function openPostgres(url: string): Database {
   // An idle client that loses its connection (a database restart, a dropped test database) emits
   // 'error' on the pool; unhandled, that would end the process. The next query reconnects.
   pool.on('error', (err) => console.warn(`openpug: idle database connection lost: ${err.message}`));
+  // A client checked out of the pool (a transaction between two of its queries) emits the same
+  // error on itself instead, and the pool does not listen then: a database restart at that moment
+  // ended the process (dependencies.test.ts). Its next query fails, so the transaction rolls back.
+  pool.on('connect', (client) =>
+    client.on('error', (err) => console.warn(`openpug: database connection lost: ${err.message}`)),
+  );
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
