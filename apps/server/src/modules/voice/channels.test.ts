@@ -207,7 +207,40 @@ describe('a TeamSpeak channel per team (fake ServerQuery, simulator)', () => {
     await goLive([matchId]);
     await vi.waitFor(() => expect(matchChannels(matchId)).toHaveLength(2), { timeout: 10_000 });
     expect(await cancelMatch(t.app.ctx, matchId, 'ADMIN_CANCELLED')).toBe(true);
-    await vi.waitFor(() => expect(matchChannels(matchId)).toEqual([]), { timeout: 5_000 });
+    // The deletes may wait their turn behind the flood limiter (10 commands in 3 s).
+    await vi.waitFor(() => expect(matchChannels(matchId)).toEqual([]), { timeout: 10_000 });
+  }, 60_000);
+
+  it('closes a channel made while the match was being cancelled (after match.ended read the rows)', async () => {
+    const roster = await players();
+    const matchId = await startMatch(
+      t.app,
+      roster.map((p) => p.id),
+    );
+    const create = voice().createChannel.bind(voice());
+    let made = 0;
+    // The cancel lands between the second team's channel and its row: match.ended closes only the
+    // first team's channel, the one stored by then.
+    const spy = vi.spyOn(voice(), 'createChannel').mockImplementation(async (name, parentId) => {
+      const id = await create(name, parentId);
+      if (name.startsWith(`${CHANNEL_PREFIX}${matchId.slice(0, 8)}`) && ++made === 2) {
+        expect(await cancelMatch(t.app.ctx, matchId, 'ADMIN_CANCELLED')).toBe(true);
+        await vi.waitFor(() => expect(matchChannels(matchId)).toHaveLength(1), { timeout: 10_000 });
+      }
+      return id;
+    });
+    try {
+      await goLive([matchId]);
+      await vi.waitFor(() => expect(made).toBe(2), { timeout: 10_000 });
+      await vi.waitFor(() => expect(matchChannels(matchId)).toEqual([]), { timeout: 10_000 });
+      await vi.waitFor(async () =>
+        expect(
+          await t.app.ctx.db.select().from(voiceChannels).where(eq(voiceChannels.matchId, matchId)),
+        ).toEqual([]),
+      );
+    } finally {
+      spy.mockRestore();
+    }
   }, 60_000);
 
   it('keeps under the flood limit when three matches go live at once (30 players to move)', async () => {

@@ -120,6 +120,9 @@ async function syncOnce(ctx: AppContext, matchId: string): Promise<void> {
   const found = await loadMatch(ctx.db, matchId);
   if (parent === null || !found || matchStateOf(found.match) !== 'live') return;
   const { rows, created } = await ensureChannels(ctx, found.match, parent);
+  // The match may have ended while its channels were being made: `match.ended` then read the rows
+  // before these were stored (an admin cancelling just as it went live), so they are closed here.
+  if (created && !(await isMatchLive(ctx.db, matchId))) return closeMatchChannels(ctx, matchId);
   const roster = found.players.filter(isRostered);
   const who: Who = {
     userOf: await userByIdentity(
