@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { allow } from './e2e/helpers/time';
 
 // The deploy journey (e2e/deploy/*.deploy.ts): the production topology of deploy/ started by
 // `npm run deploy:local` (nginx with TLS in front of two instances on PostgreSQL, Redis and
@@ -23,8 +24,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 240_000,
-  expect: { timeout: 15_000 },
+  // Bounds for an idle machine, scaled on a slower one (e2e/helpers/time.ts).
+  timeout: allow(240_000),
+  expect: { timeout: allow(15_000) },
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL: `https://localhost:${port}`,

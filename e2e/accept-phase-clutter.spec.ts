@@ -10,6 +10,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { linkVoiceByApi } from './helpers/accounts';
 import { type Bot, call, connectBot } from './helpers/match';
 import { openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const looks = [
   { locale: 'en', viewport: { width: 1400, height: 900 } },
@@ -23,7 +24,7 @@ test('accept phase: no notification prompt, and the widget behind the dialog no 
   request,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   const players = await Promise.all(Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `acc${i}x`)));
   await Promise.all(players.map((p) => linkVoiceByApi(request, p.token)));
   const [a, b, ...botPlayers] = players;

@@ -14,6 +14,7 @@ import { axeAtWidths, SIZES } from './helpers/axe';
 import { chatWindow } from './helpers/chat';
 import { signUpAdmin } from './helpers/competition';
 import { befriend, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const PUBLIC = ['/', '/login', '/signup', '/forgot', '/reset/unknown-link', '/verify/unknown-link', '/about'];
 /** Screens anyone may see: checked signed in (the same screen, plus the signed-in layout). */
@@ -42,8 +43,11 @@ type Locale = 'en' | 'de';
 const other = (locale: Locale): Locale => (locale === 'en' ? 'de' : 'en');
 
 /** Waits until the screen has drawn: its main landmark and its first heading are there. */
-async function settled(page: Page, headingTimeout = 3_000) {
-  await page.locator('main, [role="main"]').first().waitFor({ timeout: 15_000 });
+async function settled(page: Page, headingTimeout = allow(3_000)) {
+  await page
+    .locator('main, [role="main"]')
+    .first()
+    .waitFor({ timeout: allow(15_000) });
   await page
     .locator('h1, h2')
     .first()
@@ -65,7 +69,7 @@ async function switchLanguage(page: Page, locale: Locale) {
   }
   await expect(page.locator('html')).toHaveAttribute('lang', locale);
   // The screen refetches its server data in the new language; it had a heading before.
-  await settled(page, 1_000);
+  await settled(page, allow(1_000));
 }
 
 /** A screen to check: its path, and what to open on it before the checks (a chat window). */
@@ -114,7 +118,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('every public screen passes axe: en and de, desktop and phone', async ({ browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const context = await browser.newContext({ viewport: SIZES.desktop });
   const page = await context.newPage();
   await page.goto('/about');
@@ -128,7 +132,7 @@ test('every signed-in screen, the phone app and a chat window pass axe: en and d
   browser,
   request,
 }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(allow(360_000));
   const friend = await signUpPlayer(request, 'AxeFriend');
   await befriend(request, admin, friend);
   const context = await browser.newContext({ viewport: SIZES.desktop });

@@ -4,6 +4,7 @@
  */
 import { type Page, test } from '@playwright/test';
 import { createVoiceIdentity, mailLink, newPlayerData, signUpByApi, storeSession } from './helpers/accounts';
+import { allow } from './helpers/time';
 
 const dir = process.env.SHOTS_DIR;
 test.skip(!dir, 'set SHOTS_DIR to take screenshots');
@@ -13,7 +14,7 @@ const sizes = { desktop: { width: 1400, height: 900 }, phone: { width: 390, heig
 for (const locale of ['en', 'de'] as const) {
   for (const [size, viewport] of Object.entries(sizes)) {
     test(`accounts screens ${locale} ${size}`, async ({ browser, request }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(allow(90_000));
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       const shot = (name: string, p: Page = page) =>
@@ -58,7 +59,7 @@ for (const locale of ['en', 'de'] as const) {
       await page
         .getByRole('dialog')
         .getByRole('button', { name: new RegExp(identity.name) })
-        .waitFor({ timeout: 8000 });
+        .waitFor({ timeout: allow(8000) });
       await shot('voice-dialog-list');
       await page
         .getByRole('dialog')

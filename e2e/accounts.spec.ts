@@ -16,6 +16,7 @@ import {
   storeSession,
   voiceCode,
 } from './helpers/accounts';
+import { allow } from './helpers/time';
 
 const closeErrors = async (page: Page) => {
   await page
@@ -29,7 +30,7 @@ test('e-mail journey: sign up, verify, link voice, log out and in, change and re
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   const player = newPlayerData('Ace');
 
   // The landing page invites visitors to sign up.
@@ -78,7 +79,7 @@ test('e-mail journey: sign up, verify, link voice, log out and in, change and re
   const dialog = page.getByRole('dialog', { name: 'Link your voice server identity' });
   await expect(dialog.getByText(/Nobody connected yet/)).toBeVisible();
   const identity = await createVoiceIdentity(request, `${player.name}-ts`);
-  await dialog.getByRole('button', { name: new RegExp(identity.name) }).click({ timeout: 12_000 });
+  await dialog.getByRole('button', { name: new RegExp(identity.name) }).click({ timeout: allow(12_000) });
   await expect(dialog.getByText(`Our bot sent a 4-digit code to ${identity.name}`)).toBeVisible();
   const code = await voiceCode(request, identity.id);
   const wrong = code === '0000' ? '1111' : '0000';

@@ -12,6 +12,7 @@ import { FakeMatchzyServer } from '../apps/server/src/modules/gameservers/testin
 import { steamLogInInBrowser } from './helpers/accounts';
 import { adminLogin } from './helpers/competition';
 import { befriend, openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const RCON_PASSWORD = 'e2e-arena';
 const shotsDir = process.env.SHOTS_DIR;
@@ -49,7 +50,7 @@ test('a friend on an arena server shows "In the arena"; the list links to the se
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   const fake = await new FakeMatchzyServer(RCON_PASSWORD).listen();
   const admin = await adminSession(request);
   const auth = { Authorization: `Bearer ${admin.token}` };
@@ -80,23 +81,27 @@ test('a friend on an arena server shows "In the arena"; the list links to the se
 
     fake.connect(steamId);
     // The next poll (ARENA_POLL_MS) finds the player; presence pushes the status to the friend.
-    await expect(friendItem(page, arenaName).getByText('In the arena')).toBeVisible({ timeout: 30_000 });
+    await expect(friendItem(page, arenaName).getByText('In the arena')).toBeVisible({
+      timeout: allow(30_000),
+    });
     await expect(friendItem(page, arenaName).getByRole('img', { name: 'In the arena' })).toBeVisible();
-    await expect(row.getByTestId('arena-players')).toHaveText('1 player', { timeout: 30_000 });
+    await expect(row.getByTestId('arena-players')).toHaveText('1 player', { timeout: allow(30_000) });
     await expect(row.getByRole('link', { name: 'Connect' })).toHaveAttribute(
       'href',
       'steam://connect/203.0.113.7:27015',
     );
 
     fake.disconnect(steamId);
-    await expect(friendItem(page, arenaName).getByText('In the arena')).toHaveCount(0, { timeout: 30_000 });
+    await expect(friendItem(page, arenaName).getByText('In the arena')).toHaveCount(0, {
+      timeout: allow(30_000),
+    });
     await context.close();
 
     if (shotsDir) {
       fake.connect(steamId);
       await expect
         .poll(async () => (await (await request.get('/api/admin/arena', { headers: auth })).json()).servers, {
-          timeout: 30_000,
+          timeout: allow(30_000),
         })
         .toContainEqual(expect.objectContaining({ _id: serverId, players: 1 }));
       const adminPlayer = { ...friend, session: admin };

@@ -7,9 +7,10 @@ import { expect, test } from '@playwright/test';
 import { linkVoiceByApi } from './helpers/accounts';
 import { type Bot, call, connectBot } from './helpers/match';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 test("a match's players share its chat room", async ({ browser, request, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const players: Player[] = await Promise.all(
     Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `mc${i}x`)),
   );
@@ -29,7 +30,7 @@ test("a match's players share its chat room", async ({ browser, request, baseURL
     await b.page.goto(`/match/${matchId}`);
     const aChat = a.page.getByTestId('match-chat');
     const bChat = b.page.getByTestId('match-chat');
-    await expect(aChat.getByTestId('chat-input')).toBeVisible({ timeout: 15_000 });
+    await expect(aChat.getByTestId('chat-input')).toBeVisible({ timeout: allow(15_000) });
     await aChat.getByTestId('chat-input').fill('gl hf, team');
     await aChat.getByTestId('chat-input').press('Enter');
     await expect(bChat.getByTestId('chat-message').filter({ hasText: 'gl hf, team' })).toBeVisible();
@@ -45,7 +46,7 @@ test("a match's players share its chat room", async ({ browser, request, baseURL
     const o = await openAs(browser, outsider);
     await o.page.goto(`/match/${matchId}`);
     await expect(o.page.getByTestId('match-chat')).toContainText('This chat is not available.', {
-      timeout: 20_000,
+      timeout: allow(20_000),
     });
     await expect(o.page.getByTestId('match-chat').getByText('gl hf, team')).toHaveCount(0);
     await Promise.all([a.context.close(), b.context.close(), o.context.close()]);

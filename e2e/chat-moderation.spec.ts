@@ -9,6 +9,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { signUpAdmin } from './helpers/competition';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const shots = process.env.SHOTS_DIR;
 const PHONE = { width: 390, height: 844 };
@@ -30,7 +31,7 @@ test('an admin mutes a player, deletes their message and bans them from the glob
   request,
   baseURL,
 }) => {
-  test.setTimeout(shots ? 180_000 : 60_000);
+  test.setTimeout(allow(shots ? 180_000 : 60_000));
   const admin = await signUpAdmin(request);
   const player = await signUpPlayer(request, 'Rude');
   const mx = matrixOf(player);

@@ -16,6 +16,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { chatWindow } from './helpers/chat';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const OFFLINE_EN = 'The chat is unavailable right now. It reconnects by itself.';
 const OFFLINE_DE = 'Der Chat ist gerade nicht erreichbar. Er verbindet sich von selbst wieder.';
@@ -35,7 +36,7 @@ test('an open chat says it is unavailable while the homeserver is down and comes
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const ann = await signUpPlayer(request, 'Ann');
   const creds = ann.session.matrix as Creds;
   const a = await openAs(browser, ann);
@@ -67,7 +68,7 @@ test('an open chat says it is unavailable while the homeserver is down and comes
     },
   );
   expect(sent.status(), await sent.text()).toBe(200);
-  await expect(aw.getByTestId('chat-offline')).toHaveText(OFFLINE_EN, { timeout: 15_000 });
+  await expect(aw.getByTestId('chat-offline')).toHaveText(OFFLINE_EN, { timeout: allow(15_000) });
   // What was there stays readable under the notice; nothing spins.
   await expect(aw.getByTestId('chat-message').filter({ hasText: 'before the outage' })).toBeVisible();
   await expect(aw.getByTestId('chat-loading')).toHaveCount(0);
@@ -81,7 +82,7 @@ test('an open chat says it is unavailable while the homeserver is down and comes
   // The homeserver returns: matrix-js-sdk's keep-alive sees it (within 5–10 s), the sync resumes,
   // the notice goes and the message posted during the outage arrives.
   await homeserverBack(a.page);
-  await expect(aw.getByTestId('chat-offline')).toHaveCount(0, { timeout: 30_000 });
+  await expect(aw.getByTestId('chat-offline')).toHaveCount(0, { timeout: allow(30_000) });
   await expect(aw.getByTestId('chat-message').filter({ hasText: 'sent during the outage' })).toBeVisible();
   await aw.getByTestId('chat-input').fill('after the outage');
   await aw.getByTestId('chat-input').press('Enter');
@@ -93,7 +94,7 @@ test('a session without chat credentials from login says so and gets them when t
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const ben = await signUpPlayer(request, 'Ben');
   // What login answers while the homeserver is down: a session with `matrix: null`
   // (sessionResponse), and GET /api/chat/session answers 503 CHAT_UNAVAILABLE (chat/routes.ts).
@@ -113,12 +114,12 @@ test('a session without chat credentials from login says so and gets them when t
   await expect(b.page.getByTestId('chat-offline').first()).toHaveText(OFFLINE_DE);
   await expect(b.page.getByText('Chat wird geladen')).toHaveCount(0);
   if (shots) await b.page.screenshot({ path: `${shots}/chat-offline-de-390.png` });
-  await expect.poll(() => asked, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => asked, { timeout: allow(15_000) }).toBeGreaterThanOrEqual(2);
 
   // The chat is back: the next try (the backoff doubles from 2 s) gets credentials and the chat syncs.
   await b.page.unroute('**/api/chat/session');
-  await expect(b.page.getByTestId('chat-offline')).toHaveCount(0, { timeout: 40_000 });
-  await expect(b.page.getByTestId('chat-input')).toBeVisible({ timeout: 15_000 });
+  await expect(b.page.getByTestId('chat-offline')).toHaveCount(0, { timeout: allow(40_000) });
+  await expect(b.page.getByTestId('chat-input')).toBeVisible({ timeout: allow(15_000) });
   const stored = await b.page.evaluate(() => JSON.parse(localStorage.getItem('matrix') ?? 'null'));
   expect(stored?.userId).toBe((ben.session.matrix as Creds).userId);
   await b.context.close();

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { chatWindow, friendMenu, TINY_PNG } from './helpers/chat';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 // Screenshots of the chat window and the chat route in en and de, desktop and phone width:
 // SHOTS_DIR=/tmp/shots npx playwright test e2e/chat-screens.spec.ts
@@ -8,7 +9,7 @@ const dir = process.env.SHOTS_DIR;
 test.skip(!dir, 'set SHOTS_DIR to take the chat screenshots');
 
 test('chat screens', async ({ browser, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const ann = await signUpPlayer(request, 'Ann');
   const ben = await signUpPlayer(request, 'Ben');
   await befriend(request, ann, ben);

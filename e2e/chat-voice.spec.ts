@@ -9,6 +9,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { chatWindow, friendMenu, TINY_PNG } from './helpers/chat';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 interface ShownNotification {
   title: string;
@@ -47,7 +48,7 @@ const playedSounds = (page: Page) =>
   page.evaluate(() => (window as unknown as { playedSounds: string[] }).playedSounds);
 
 test('desktop notifications, a voice message as tagged mp3 and room tags', async ({ browser, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   const ann = await signUpPlayer(request, 'Vox');
   const ben = await signUpPlayer(request, 'Ear');
   await befriend(request, ann, ben);
@@ -65,7 +66,7 @@ test('desktop notifications, a voice message as tagged mp3 and room tags', async
   await expect(aw.getByTestId('chat-room-name')).toHaveText(ben.name);
   await aw.getByTestId('chat-input').fill('are you there?');
   await aw.getByTestId('chat-input').press('Enter');
-  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: allow(15_000) });
   await expect.poll(() => shownNotifications(b.page)).toEqual([{ title: ann.name, body: 'are you there?' }]);
   expect(await playedSounds(b.page)).toEqual(['retro.mp3']);
 
@@ -102,7 +103,7 @@ test('desktop notifications, a voice message as tagged mp3 and room tags', async
 
   // B receives it as audio: an ID3v2 tag titled like the file, then MP3 that Chromium decodes.
   const audio = bw.getByTestId('chat-audio');
-  await expect(audio).toHaveAttribute('src', /^blob:/, { timeout: 15_000 });
+  await expect(audio).toHaveAttribute('src', /^blob:/, { timeout: allow(15_000) });
   const received = await audio.evaluate(async (element: HTMLAudioElement) => {
     const bytes = new Uint8Array(await (await fetch(element.src)).arrayBuffer());
     const tagSize = ((bytes[6] << 21) | (bytes[7] << 14) | (bytes[8] << 7) | bytes[9]) + 10;
@@ -139,9 +140,9 @@ test('desktop notifications, a voice message as tagged mp3 and room tags', async
   // 'Loading chat...' until the reloaded chat has synced); from a room the list is one click away.
   await b.page.getByTestId('chat-launcher').click();
   await expect(bw).toBeVisible();
-  await expect(list.or(bw.getByTestId('chat-rooms-toggle')).first()).toBeVisible({ timeout: 15_000 });
+  await expect(list.or(bw.getByTestId('chat-rooms-toggle')).first()).toBeVisible({ timeout: allow(15_000) });
   if (!(await list.isVisible())) await bw.getByTestId('chat-rooms-toggle').click();
-  await expect(directRow('chat-rooms-favourite')).toBeVisible({ timeout: 15_000 });
+  await expect(directRow('chat-rooms-favourite')).toBeVisible({ timeout: allow(15_000) });
 
   // Low priority replaces favourite; unticking it returns the room to the other rooms.
   await directRow('chat-rooms-favourite').getByTestId('chat-room-menu').click();

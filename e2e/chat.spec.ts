@@ -7,9 +7,10 @@
 import { expect, test } from '@playwright/test';
 import { chatWindow, friendMenu, TINY_PNG } from './helpers/chat';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 test('two friends chat directly and in the global room', async ({ browser, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   const ann = await signUpPlayer(request, 'Ann');
   const ben = await signUpPlayer(request, 'Ben');
   await befriend(request, ann, ben);
@@ -34,7 +35,7 @@ test('two friends chat directly and in the global room', async ({ browser, reque
 
   // B was invited and joined automatically; the unread message shows on the chat launcher, also
   // when B's chat joined after the message was sent (it counts from the invite).
-  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: allow(15_000) });
 
   // B opens the direct chat from the friends sidebar and reads it: the count clears.
   await friendMenu(b.page, ann.name, 'Send Message');
@@ -45,7 +46,7 @@ test('two friends chat directly and in the global room', async ({ browser, reque
   await b.page.mouse.move(10, 10);
   await bw.getByTestId('chat-close').click();
   await expect(b.page.getByTestId('chat-launcher')).toBeVisible();
-  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveCount(0, { timeout: 15_000 });
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveCount(0, { timeout: allow(15_000) });
   await b.page.getByTestId('chat-launcher').click();
   await expect(bw.getByTestId('chat-room-name')).toHaveText(ann.name);
 
@@ -111,7 +112,7 @@ test('two friends chat directly and in the global room', async ({ browser, reque
   await aw.getByTestId('chat-input').fill(globalLine);
   await aw.getByTestId('chat-input').press('Enter');
   const globalEntry = b.page.getByTestId('friends-sidebar').getByRole('button', { name: /Global chat/ });
-  await expect(globalEntry.getByLabel(/unread/i)).toBeVisible({ timeout: 15_000 });
+  await expect(globalEntry.getByLabel(/unread/i)).toBeVisible({ timeout: allow(15_000) });
   await globalEntry.click();
   await expect(bw.getByTestId('chat-message').filter({ hasText: globalLine })).toBeVisible();
   await bw.getByTestId('chat-input').fill(`thanks ${ann.name}`);
@@ -119,7 +120,7 @@ test('two friends chat directly and in the global room', async ({ browser, reque
   await expect(aw.getByTestId('chat-message').filter({ hasText: `thanks ${ann.name}` })).toBeVisible();
   await bw.getByTestId('chat-timeline').hover();
   await bw.getByTestId('chat-close').click();
-  await expect(globalEntry.getByLabel(/unread/i)).toHaveCount(0, { timeout: 15_000 });
+  await expect(globalEntry.getByLabel(/unread/i)).toHaveCount(0, { timeout: allow(15_000) });
 
   // The chat route shows the same room alone, without the sidebars.
   await b.page.goto('/chat/global');
@@ -136,7 +137,7 @@ test("a friend's first direct message, sent while one was offline, is unread on 
   browser,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(allow(60_000));
   const ann = await signUpPlayer(request, 'Ann');
   const ben = await signUpPlayer(request, 'Ben');
   await befriend(request, ann, ben);
@@ -152,14 +153,14 @@ test("a friend's first direct message, sent while one was offline, is unread on 
   // B comes online only now: B's chat joins the invite after the message, which still counts.
   const b = await openAs(browser, ben);
   await b.page.goto('/home');
-  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: allow(15_000) });
   // The launcher opens that room; reading it clears the count (the latest event is B's own join).
   await b.page.getByTestId('chat-launcher').click();
   const bw = chatWindow(b.page);
   await expect(bw.getByTestId('chat-message').filter({ hasText: 'Are you there?' })).toBeVisible();
   await bw.getByTestId('chat-timeline').hover();
   await bw.getByTestId('chat-close').click();
-  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveCount(0, { timeout: 15_000 });
+  await expect(b.page.getByTestId('chat-launcher-unread')).toHaveCount(0, { timeout: allow(15_000) });
 
   await a.context.close();
   await b.context.close();

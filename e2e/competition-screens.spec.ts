@@ -6,12 +6,13 @@ import { expect, test } from '@playwright/test';
 import { botsToLiveMatch, signUpAdmin } from './helpers/competition';
 import { matchState } from './helpers/match';
 import { openAs } from './helpers/social';
+import { allow } from './helpers/time';
 
 const dir = process.env.SHOTS_DIR;
 test.skip(!dir, 'screenshots only with SHOTS_DIR');
 
 test('competition screens', async ({ browser, request, baseURL }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const admin = await signUpAdmin(request);
   const auth = { authorization: `Bearer ${admin.token}` };
   for (const drop of [
@@ -25,7 +26,7 @@ test('competition screens', async ({ browser, request, baseURL }) => {
   for (let i = 0; i < 3; i++)
     await request.post('/api/drops/engine/roll', { headers: auth, data: { force: true } });
   await expect
-    .poll(async () => (await matchState(request, matchId)).status, { timeout: 90_000 })
+    .poll(async () => (await matchState(request, matchId)).status, { timeout: allow(90_000) })
     .toBe('finished');
   for (const bot of bots) bot.disconnect();
   const res = await request.get(`/api/match/${matchId}`);

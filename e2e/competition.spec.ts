@@ -7,6 +7,7 @@
 import { expect, test } from '@playwright/test';
 import { botsToLiveMatch, signUpAdmin } from './helpers/competition';
 import { openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 test('the leaderboard is visible logged out', async ({ page }) => {
   await page.goto('/leaderboard');
@@ -21,7 +22,7 @@ test('an admin creates a drop, the engine awards it in a live match, everyone se
   request,
   baseURL,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(allow(150_000));
   const admin = await signUpAdmin(request);
   const adminSession = await openAs(browser, admin);
   const adminPage = adminSession.page;

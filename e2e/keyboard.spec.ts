@@ -22,6 +22,7 @@ import { axeAtWidths } from './helpers/axe';
 import { botsToLiveMatch, emptyQueue, signUpAdmin } from './helpers/competition';
 import { type Bot, botVetoTurn, call, matchState, waitForVetoStep } from './helpers/match';
 import { openAs, type Player } from './helpers/social';
+import { allow } from './helpers/time';
 
 /**
  * Moves the focus to `target` with Tab (or Shift+Tab when it lies before the focused element),
@@ -73,7 +74,7 @@ test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in ev
   request,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const admin = await signUpAdmin(request);
   const others = await lowerRatedBots(request, baseURL as string, admin);
   const bots = others.map((o) => o.bot);
@@ -122,7 +123,7 @@ test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in ev
     await expect(dialog).toBeVisible();
     const identity = await createVoiceIdentity(request, `${me.name}-ts`);
     const mine = dialog.getByRole('button', { name: new RegExp(identity.name) });
-    await expect(mine).toBeVisible({ timeout: 12_000 });
+    await expect(mine).toBeVisible({ timeout: allow(12_000) });
     await tabTo(page, mine);
     await page.keyboard.press('Enter');
     const code = await voiceCode(request, identity.id);
@@ -132,7 +133,7 @@ test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in ev
     // The confirmation leaves by itself (its fading would otherwise be in the accept dialog's check).
     const linked = page.getByText('Voice server identity linked successfully');
     await expect(linked).toBeVisible();
-    await expect(linked).toBeHidden({ timeout: 15_000 });
+    await expect(linked).toBeHidden({ timeout: allow(15_000) });
 
     // ---- queue ----
     const play = page.getByTestId('queue-widget').getByRole('button', { name: 'Play' });
@@ -153,7 +154,7 @@ test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in ev
     const watcherBot = botOf.get(others[0].player.id) as Bot;
     // The dialog's chunk may load for the first time here, on a machine busy with the other server.
     for (const p of [page, watcher.page])
-      await expect(p.getByTestId('accept-dialog')).toBeVisible({ timeout: 30_000 });
+      await expect(p.getByTestId('accept-dialog')).toBeVisible({ timeout: allow(30_000) });
     for (const bot of bots) if (bot !== watcherBot) await call(bot, 'queue-message', { event: 'ready' });
     const accept = page.getByTestId('accept-dialog').getByRole('button', { name: 'Accept' });
     await expect(accept).toBeFocused();
@@ -183,7 +184,7 @@ test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in ev
         // The room as it settles: the match chat's composer is there (not its loading spinner).
         for (const p of [page, watcher.page])
           await expect(p.getByTestId('match-chat').getByTestId('chat-input')).toBeVisible({
-            timeout: 20_000,
+            timeout: allow(20_000),
           });
         await axeBoth(state.status === 'playerveto' ? 'draft' : 'veto');
       }
@@ -212,7 +213,7 @@ test('keyboard only: sign up, link voice, queue, accept, pick and ban; axe in ev
     if (live) await axeBoth('live');
     test.info().annotations.push({ type: 'live phase checked', description: String(live) });
     for (const p of [page, watcher.page])
-      await expect(p.getByTestId('result-dialog')).toBeVisible({ timeout: 60_000 });
+      await expect(p.getByTestId('result-dialog')).toBeVisible({ timeout: allow(60_000) });
     await axeBoth('result dialog');
 
     // ---- the own card follows the result without a reload ----

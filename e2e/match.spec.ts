@@ -13,6 +13,7 @@ import { linkVoiceByApi } from './helpers/accounts';
 import { signUpAdmin } from './helpers/competition';
 import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './helpers/match';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const shotsDir = process.env.SHOTS_DIR;
 const swap = process.env.MATCH_SWAP === '1';
@@ -41,7 +42,7 @@ test('two browsers and eight bots play a match from the queue to the result', as
   request,
   baseURL,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(allow(180_000));
   const players: Player[] = await Promise.all(
     Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `mm${i}x`)),
   );
@@ -191,7 +192,7 @@ test('two browsers and eight bots play a match from the queue to the result', as
     // ---- result ----
     for (const page of pages) {
       const dialog = page.getByTestId('result-dialog');
-      await expect(dialog).toBeVisible({ timeout: 60_000 });
+      await expect(dialog).toBeVisible({ timeout: allow(60_000) });
       await expect(page.getByTestId('result-change')).toHaveText(/^(\+12|−10)$/);
       await expect(page.getByTestId('result-text')).toContainText(/212|190/);
     }

@@ -8,6 +8,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { linkVoiceByApi } from './helpers/accounts';
 import { type Bot, call, connectBot } from './helpers/match';
 import { openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const PHONE = { width: 390, height: 844 };
 const shots = process.env.SHOTS_DIR;
@@ -30,7 +31,7 @@ test('scan the QR address, queue and accept from the phone while the desktop fol
   request,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const players = await Promise.all(Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `mob${i}x`)));
   await Promise.all(players.map((p) => linkVoiceByApi(request, p.token)));
   const [me, ...botPlayers] = players;

@@ -9,6 +9,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { linkVoiceByApi } from './helpers/accounts';
 import { signUpAdmin } from './helpers/competition';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const shots = process.env.SHOTS_DIR;
 const PHONE = { width: 390, height: 844 };
@@ -37,7 +38,7 @@ test('an admin bans a player, who is signed out at once and told why on the logi
   browser,
   request,
 }) => {
-  test.setTimeout(shots ? 180_000 : 60_000);
+  test.setTimeout(allow(shots ? 180_000 : 60_000));
   const admin = await signUpAdmin(request);
   const player = await signUpPlayer(request, 'Banned');
   await linkVoiceByApi(request, player.token);

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { linkVoiceByApi, signUpByApi, storeSession } from './helpers/accounts';
+import { allow } from './helpers/time';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.E2E_PORT ?? 3100) + 5;
@@ -78,7 +79,7 @@ async function startServer(webDist: string, dataDir: string): Promise<ChildProce
           (r) => r.ok,
           () => false,
         ),
-      { timeout: 90_000, intervals: [500] },
+      { timeout: allow(90_000), intervals: [500] },
     )
     .toBe(true);
   return child;
@@ -95,7 +96,7 @@ test('a deploy under an open tab: a failed chunk reloads once into the new build
   browser,
   playwright,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const work = mkdtempSync(path.join(tmpdir(), 'openpug-deploy-'));
   const oldDist = path.join(work, 'old');
   const newDist = path.join(work, 'new');

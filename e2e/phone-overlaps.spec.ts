@@ -11,6 +11,7 @@ import { type Browser, expect, type Locator, type Page, test } from '@playwright
 import { linkVoiceByApi } from './helpers/accounts';
 import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './helpers/match';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1400, height: 900 };
@@ -137,7 +138,7 @@ test('phone (en, de): in the map veto every card a captain tabs to is clear of t
   request,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const { players, bots, matchId } = await botsToMapVeto(request, baseURL as string);
   try {
     const state = await matchState(request, matchId);

@@ -8,6 +8,7 @@
 import { type Page, test } from '@playwright/test';
 import { linkVoiceByApi, mailLink, newPlayerData, storeSession } from './helpers/accounts';
 import { signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const dir = process.env.SHOTS_DIR;
 test.skip(!dir, 'set SHOTS_DIR to take screenshots');
@@ -17,7 +18,7 @@ const sizes = { desktop: { width: 1400, height: 900 }, phone: { width: 390, heig
 for (const locale of ['en', 'de'] as const) {
   for (const [size, viewport] of Object.entries(sizes)) {
     test(`player-experience screens ${locale} ${size}`, async ({ browser, request }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(allow(90_000));
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       const shot = (name: string, p: Page = page) =>

@@ -6,6 +6,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { chatWindow, friendMenu } from './helpers/chat';
 import { signUpAdmin } from './helpers/competition';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 /** The computed outline of the focused element. */
 const focusedOutline = (page: Page) =>
@@ -80,7 +81,7 @@ test('phone: the chat button opens the unread direct message, the rooms button i
   browser,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(allow(60_000));
   const ann = await signUpPlayer(request, 'dmA');
   const ben = await signUpPlayer(request, 'dmB');
   await befriend(request, ann, ben);
@@ -94,7 +95,7 @@ test('phone: the chat button opens the unread direct message, the rooms button i
 
   // The badge counts the direct message; a tap opens that room, not the global one.
   const page = phone.page;
-  await expect(page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: 15_000 });
+  await expect(page.getByTestId('chat-launcher-unread')).toHaveText('1', { timeout: allow(15_000) });
   await page.getByTestId('chat-launcher').click();
   await expect(page.getByTestId('chat-message').filter({ hasText: 'Psst, Ben' })).toBeVisible();
   await expect(page.getByTestId('chat-room-name')).toHaveText(ann.name);

@@ -9,6 +9,7 @@ import { type Page, test } from '@playwright/test';
 import { newPlayerData, signUpByApi } from './helpers/accounts';
 import { botsToLiveMatch, signUpAdmin } from './helpers/competition';
 import { openAs } from './helpers/social';
+import { allow } from './helpers/time';
 
 const dir = process.env.SHOTS_DIR;
 test.skip(!dir, 'screenshots only with SHOTS_DIR');
@@ -19,7 +20,7 @@ const sizes = [
 ] as const;
 
 test('issue 17 leftovers: screens', async ({ browser, request, baseURL }) => {
-  test.setTimeout(400_000);
+  test.setTimeout(allow(400_000));
   const admin = await signUpAdmin(request);
   const auth = { authorization: `Bearer ${admin.token}` };
   await request.post('/api/drops/', {
@@ -110,7 +111,9 @@ test('issue 17 leftovers: screens', async ({ browser, request, baseURL }) => {
         await p.page.getByTestId('chat-launcher').click();
         // The window opens on the room list when no room is chosen yet; else the toggle shows it.
         const list = p.page.getByTestId('chat-room-list');
-        await list.waitFor({ timeout: 3000 }).catch(() => p.page.getByTestId('chat-rooms-toggle').click());
+        await list
+          .waitFor({ timeout: allow(3000) })
+          .catch(() => p.page.getByTestId('chat-rooms-toggle').click());
         await list.waitFor();
         await p.page.waitForTimeout(800);
         await shot(p.page, 'chat-rooms');

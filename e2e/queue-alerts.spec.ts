@@ -9,10 +9,11 @@ import { expect, type Page, test } from '@playwright/test';
 import { linkVoiceByApi } from './helpers/accounts';
 import { type Bot, call, connectBot } from './helpers/match';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const shotsDir = process.env.SHOTS_DIR;
 // Settings, three sign-ups, the queue and a notification: more than the default 30 s on a busy machine.
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: allow(120_000) });
 let bots: Bot[] = [];
 
 declare global {
@@ -57,7 +58,7 @@ test('B asks to be told at 3/10, gets one notification, clicks it and is in the 
   await context.addInitScript(watchNotifications);
   await page.goto('/settings');
   const section = page.getByTestId('queue-alert');
-  await expect(section).toBeVisible({ timeout: 30_000 });
+  await expect(section).toBeVisible({ timeout: allow(30_000) });
   await section.getByRole('combobox', { name: 'Notify me at' }).click();
   await page.getByRole('option', { name: '3/10' }).click();
   await section.getByTestId('queue-alert-channel-desktop').check();
@@ -123,7 +124,7 @@ for (const look of [
     const { context, page } = await openAs(browser, p, { locale: look.locale, viewport: look.viewport });
     await page.goto('/settings');
     const section = page.getByTestId('queue-alert');
-    await expect(section).toBeVisible({ timeout: 30_000 });
+    await expect(section).toBeVisible({ timeout: allow(30_000) });
     await section.scrollIntoViewIfNeeded();
     await section.screenshot({ path: `${shotsDir}/queue-alert-${look.locale}-${look.viewport.width}.png` });
     await context.close();

@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { linkVoiceByApi } from './helpers/accounts';
 import { type Bot, call, connectBot } from './helpers/match';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const shotsDir = process.env.SHOTS_DIR;
 let bots: Bot[] = [];
@@ -72,7 +73,7 @@ for (const look of [
       await page.screenshot({ path: `${shotsDir}/queue-cooldown-${look.locale}-${look.viewport.width}.png` });
     // The countdown runs.
     const before = await notice.textContent();
-    await expect.poll(async () => notice.textContent(), { timeout: 3_000 }).not.toBe(before);
+    await expect.poll(async () => notice.textContent(), { timeout: allow(3_000) }).not.toBe(before);
     // A reload keeps it (GET /api/queue).
     await page.reload();
     await expect(page.getByTestId('queue-cooldown')).toContainText(look.missed);

@@ -8,6 +8,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { signUpAdmin } from './helpers/competition';
 import { openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const shots = process.env.SHOTS_DIR;
 const PHONE = { width: 390, height: 844 };
@@ -22,7 +23,7 @@ async function openReportDialog(page: Page, userId: string) {
 }
 
 test('a player reports another; the admin warns them; both see the outcome', async ({ browser, request }) => {
-  test.setTimeout(shots ? 180_000 : 60_000);
+  test.setTimeout(allow(shots ? 180_000 : 60_000));
   const admin = await signUpAdmin(request);
   const reporter = await signUpPlayer(request, 'Reporter');
   const reported = await signUpPlayer(request, 'Rude');

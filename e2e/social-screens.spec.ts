@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { befriend, openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 // Screenshots of the social screens in en and de, desktop and phone width, for looking at them:
 // SHOTS_DIR=/tmp/shots npx playwright test e2e/social-screens.spec.ts
@@ -7,7 +8,7 @@ const dir = process.env.SHOTS_DIR;
 test.skip(!dir, 'set SHOTS_DIR to take the social screenshots');
 
 test('social screens', async ({ browser, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(allow(120_000));
   const me = await signUpPlayer(request, 'Mia');
   const online = await signUpPlayer(request, 'Olli');
   const away = await signUpPlayer(request, 'Zoe');

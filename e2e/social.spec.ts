@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { openAs, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const sidebar = (page: Page) => page.getByTestId('friends-sidebar').first();
 const friendItem = (page: Page, name: string) =>
@@ -7,7 +8,7 @@ const friendItem = (page: Page, name: string) =>
 const section = (page: Page, name: 'Online' | 'Offline') => sidebar(page).getByRole('region', { name });
 
 test('two players become friends, see each other live, and part again', async ({ browser, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(allow(90_000));
   const ann = await signUpPlayer(request, 'Ann');
   const ben = await signUpPlayer(request, 'Ben');
 

@@ -17,6 +17,7 @@ import { linkVoiceByApi } from './helpers/accounts';
 import { signUpAdmin } from './helpers/competition';
 import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './helpers/match';
 import { openAs, type Player, signUpPlayer } from './helpers/social';
+import { allow } from './helpers/time';
 
 const shotsDir = process.env.SHOTS_DIR;
 
@@ -63,7 +64,7 @@ test("a bot never connects: a queued browser player takes its place, the match g
   baseURL,
 }) => {
   // A match drafted, played and corrected with four browsers: minutes on a busy machine.
-  test.setTimeout(shotsDir ? 360_000 : 240_000);
+  test.setTimeout(allow(shotsDir ? 360_000 : 240_000));
   const botPlayers: Player[] = await Promise.all(
     Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `sb${i}x`)),
   );
@@ -126,7 +127,7 @@ test("a bot never connects: a queued browser player takes its place, the match g
 
     // The deadline passes with the bot off the server: both queued browsers get the offer.
     for (const page of pages)
-      await expect(page.getByTestId('substitute-offer')).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByTestId('substitute-offer')).toBeVisible({ timeout: allow(15_000) });
     await shots(pages[0], 'substitute-offer', 'en');
     await shots(pages[1], 'substitute-offer', 'de');
     await pages[0].setViewportSize(looks[0].viewport);
@@ -135,12 +136,12 @@ test("a bot never connects: a queued browser player takes its place, the match g
     // The taker lands in the room on the no-show's team; the other's offer closes.
     // PRIVATE_MATCH_START follows the substitute's status patch, whose listeners include the join
     // to the match's chat room (Synapse): seconds on a busy machine.
-    await expect(pages[0]).toHaveURL(`/match/${matchId}`, { timeout: 45_000 });
+    await expect(pages[0]).toHaveURL(`/match/${matchId}`, { timeout: allow(45_000) });
     await expect(pages[0].getByTestId(`team-${team}`)).toContainText(humans[0].name);
     await expect(pages[0].getByTestId(`team-${team}`)).not.toContainText(noShow.name);
     await expect(pages[1].getByTestId('substitute-offer')).toBeHidden();
     // The simulator sees the substitute on its server; the game goes live and rounds come in.
-    await expect(pages[0].getByTestId('connect-panel')).toBeHidden({ timeout: 15_000 });
+    await expect(pages[0].getByTestId('connect-panel')).toBeHidden({ timeout: allow(15_000) });
     await expect(pages[0].getByTestId('match-status')).toHaveText(/Live|Finished/);
     await expect
       .poll(async () => {
@@ -162,7 +163,7 @@ test("a bot never connects: a queued browser player takes its place, the match g
 
     // The match plays to its end.
     await expect
-      .poll(async () => (await matchState(request, matchId)).status, { timeout: 40_000 })
+      .poll(async () => (await matchState(request, matchId)).status, { timeout: allow(40_000) })
       .toBe('finished');
     const played = (await (await request.get(`/api/match/${matchId}`)).json()) as PlayedMatch;
     const otherTeam = team === 'teamOne' ? 'teamTwo' : 'teamOne';

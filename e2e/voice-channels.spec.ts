@@ -9,6 +9,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { botsToLiveMatch } from './helpers/competition';
 import { matchState } from './helpers/match';
 import { openAs } from './helpers/social';
+import { allow } from './helpers/time';
 
 const shotsDir = process.env.SHOTS_DIR;
 const desktop = { width: 1400, height: 900 };
@@ -45,7 +46,7 @@ for (const [run, looks] of runs.entries()) {
     request,
     baseURL,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(allow(240_000));
     const rooms: { context: BrowserContext; page: Page; look: (typeof looks)[number] }[] = [];
     // The rooms open before the veto ends, so they are there when the match goes live.
     const { bots, matchId } = await botsToLiveMatch(
@@ -65,7 +66,10 @@ for (const [run, looks] of runs.entries()) {
       rooms.map(async ({ page, look }) => {
         // Every player's identity is connected (linked through the voice bot): all ten are moved in.
         await expect
-          .poll(async () => (await readPanel(page))?.inChannel ?? 0, { timeout: 60_000, intervals: [100] })
+          .poll(async () => (await readPanel(page))?.inChannel ?? 0, {
+            timeout: allow(60_000),
+            intervals: [100],
+          })
           .toBe(10);
         if (shotsDir)
           await page.screenshot({
@@ -80,10 +84,10 @@ for (const [run, looks] of runs.entries()) {
     );
     // Once the match is over, the channels are gone and so is the panel.
     await expect
-      .poll(async () => (await matchState(request, matchId)).status, { timeout: 90_000 })
+      .poll(async () => (await matchState(request, matchId)).status, { timeout: allow(90_000) })
       .toBe('finished');
     for (const { page } of rooms)
-      await expect(page.getByTestId('voice-panel')).toBeHidden({ timeout: 15_000 });
+      await expect(page.getByTestId('voice-panel')).toBeHidden({ timeout: allow(15_000) });
     for (const bot of bots) bot.disconnect();
     for (const { context } of rooms) await context.close();
   });

@@ -20,6 +20,8 @@ let failed = 0;
 let skipped = 0;
 // Names of the failed tests, repeated at the end so a truncated log still shows them.
 const failures = [];
+// Journeys that passed only on their retry (playwright.config.ts retries on CI), named at the end.
+const flaky = [];
 
 function step(name, fn) {
   const t = Date.now();
@@ -93,14 +95,27 @@ function collectPlaywrightFailures(suites, titles) {
   for (const suite of suites) {
     const suitePath = suite.title ? [...titles, suite.title] : titles;
     for (const spec of suite.specs ?? []) {
-      if (!spec.ok) failures.push(`playwright ${[...suitePath, spec.title].join(' › ')}`);
+      const name = `playwright ${[...suitePath, spec.title].join(' › ')}`;
+      if (!spec.ok) failures.push(`${name}\n      ${firstErrorLine(spec)}`);
+      else if ((spec.tests ?? []).some((t) => t.status === 'flaky')) flaky.push(name);
     }
     collectPlaywrightFailures(suite.suites ?? [], suitePath);
   }
 }
 
+/** A failed journey's first error line (its last attempt), so the end of a truncated log says why. */
+function firstErrorLine(spec) {
+  const results = (spec.tests ?? []).flatMap((t) => t.results ?? []);
+  const error = results.at(-1)?.error;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the reporter's colour codes
+  const text = String(error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  const where = error?.location ? ` (${path.basename(error.location.file)}:${error.location.line})` : '';
+  return `${text.split('\n').find((line) => line.trim()) ?? 'no error recorded'}${where}`.slice(0, 300);
+}
+
 console.log(`\n${steps.join('\n')}`);
 if (failures.length) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
+if (flaky.length) console.log(`passed on the retry only:\n${flaky.map((f) => `  ${f}`).join('\n')}`);
 console.log(`total wall time ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
+import { allow } from '../helpers/time';
 
 export interface DeployState {
   url: string;
@@ -26,7 +27,7 @@ export function readState(): DeployState {
 }
 
 /** Until every instance runs (started again after a kill) and answers its health check. */
-export async function waitAllUp(timeout = 60_000): Promise<DeployState> {
+export async function waitAllUp(timeout = allow(60_000)): Promise<DeployState> {
   await expect
     .poll(
       async () => {

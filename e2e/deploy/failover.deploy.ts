@@ -20,6 +20,7 @@ import type { Socket } from 'socket.io-client';
 import { linkVoiceByApi } from '../helpers/accounts';
 import { botVetoTurn, call, matchState, waitForVetoStep } from '../helpers/match';
 import { openAs, type Player, signUpPlayer } from '../helpers/social';
+import { allow } from '../helpers/time';
 import { connectBotTls, expectedScore, readState, socketLines, waitAllUp } from './deployment';
 
 test('the proxy answers 404 for Synapse admin and metrics, and proxies the client API', async ({
@@ -49,7 +50,7 @@ test('ten players play a match through nginx while one instance is killed', asyn
   request,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(allow(240_000));
   const state = await waitAllUp();
   const players: Player[] = await Promise.all(
     Array.from({ length: 10 }, (_, i) => signUpPlayer(request, `dp${i}x`)),
@@ -127,12 +128,12 @@ test('ten players play a match through nginx while one instance is killed', asyn
 
     // Every bot is connected again (to the surviving instance, or to the victim once it is back).
     await expect
-      .poll(() => bots.filter((bot) => bot.connected).length, { timeout: 30_000 })
+      .poll(() => bots.filter((bot) => bot.connected).length, { timeout: allow(30_000) })
       .toBe(bots.length);
 
     // ---- the match ends with the seeded simulator's score and the rules' Elo ----
     await expect
-      .poll(async () => (await matchState(request, matchId)).status, { timeout: 120_000 })
+      .poll(async () => (await matchState(request, matchId)).status, { timeout: allow(120_000) })
       .toBe('finished');
     const finished = await matchState(request, matchId);
     expect(finished.score).toEqual(expectedScore(matchId));
@@ -149,7 +150,7 @@ test('ten players play a match through nginx while one instance is killed', asyn
     }
     // Both browsers got the result over their (reconnected) sockets.
     for (const [i, page] of pages.entries()) {
-      await expect(page.getByTestId('result-dialog')).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByTestId('result-dialog')).toBeVisible({ timeout: allow(30_000) });
       await expect(page.getByTestId('result-change')).toHaveText(winners.has(humans[i].id) ? '+12' : '−10');
     }
 

@@ -13,6 +13,7 @@
  * - `steamLogInInBrowser(page, steamId?)` → clicks "Sign in with Steam" and approves the dev identity popup
  */
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { allow } from './time';
 
 export interface PlayerData {
   name: string;
@@ -128,7 +129,7 @@ export async function mailLink(
         }
         return false;
       },
-      { timeout: 10_000 },
+      { timeout: allow(10_000) },
     )
     .toBe(true);
   return link as string;
@@ -154,7 +155,7 @@ export async function voiceCode(request: APIRequestContext, identityId: string):
         code = message?.text.match(/\b(\d{4})\b/)?.[1] ?? '';
         return code;
       },
-      { timeout: 10_000 },
+      { timeout: allow(10_000) },
     )
     .toMatch(/^\d{4}$/);
   return code;

@@ -6,6 +6,7 @@ import { type APIRequestContext, expect } from '@playwright/test';
 import { linkVoiceByApi, signUpByApi } from './accounts';
 import { type Bot, botVetoTurn, call, connectBot, matchState, waitForVetoStep } from './match';
 import { type Player, signUpPlayer } from './social';
+import { allow } from './time';
 
 export const E2E_ADMIN_EMAIL = 'competition-admin@example.test';
 
@@ -45,7 +46,7 @@ export async function emptyQueue(request: APIRequestContext, token: string) {
         const res = await request.get('/api/queue', { headers: { Authorization: `Bearer ${token}` } });
         return ((await res.json()) as { count: number }).count;
       },
-      { timeout: 120_000, intervals: [1000] },
+      { timeout: allow(120_000), intervals: [1000] },
     )
     .toBe(0);
 }

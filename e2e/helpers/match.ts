@@ -10,13 +10,14 @@
  */
 import { type APIRequestContext, expect } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
+import { allow } from './time';
 
 export type Bot = Socket;
 
 export async function connectBot(baseURL: string, token: string): Promise<Bot> {
   const socket = io(baseURL, { path: '/socket', transports: ['websocket'], forceNew: true });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('bot did not authenticate')), 10_000);
+    const timer = setTimeout(() => reject(new Error('bot did not authenticate')), allow(10_000));
     socket.once('authenticated', () => {
       clearTimeout(timer);
       resolve();
@@ -29,7 +30,7 @@ export async function connectBot(baseURL: string, token: string): Promise<Bot> {
 export function call<T = unknown>(socket: Bot, event: string, payload: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
     socket
-      .timeout(10_000)
+      .timeout(allow(10_000))
       .emit(event, payload, (err: Error | null, reply: { ok: boolean; data?: T; msg?: string }) => {
         if (err) reject(err);
         else if (reply.ok) resolve(reply.data as T);
