@@ -12,8 +12,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { backupRoutes } from './backup/routes';
-import type { AppContext } from './context';
+import { backupModule } from './backup/routes';
+import { type AppContext, createModuleState } from './context';
 import { EventBus } from './events';
 import { homeserverModule } from './homeserver';
 import { Scheduler } from './jobs';
@@ -21,19 +21,19 @@ import { frameworkErrors, installErrorHandling } from './lib/errors';
 import { refuseNulCharacters } from './lib/input';
 import { installRequestIdHeader, loggerOptions, requestIdOptions } from './logging';
 import { aboutModule } from './modules/about/routes';
-import { accountsRoutes } from './modules/accounts/routes';
+import { accountsModule } from './modules/accounts/routes';
 import { sessionGenerationOf } from './modules/accounts/service';
 import { adminModule } from './modules/admin/routes';
 import { arenaModule } from './modules/arena/routes';
 import { installAuthGuard } from './modules/auth/guard';
 import { withSessionCheck } from './modules/auth/tokens';
 import { chatModule } from './modules/chat/routes';
-import { devRoutes } from './modules/dev/routes';
+import { devModule } from './modules/dev/routes';
 import { discordModule } from './modules/discord/routes';
 import { dropsModule } from './modules/drops/routes';
-import { friendsRoutes } from './modules/friends/routes';
+import { friendsModule } from './modules/friends/routes';
 import { gameserversModule } from './modules/gameservers/routes';
-import { healthRoutes } from './modules/health/routes';
+import { healthModule } from './modules/health/routes';
 import { insightsModule } from './modules/insights/routes';
 import { createMailer } from './modules/mail/mailer';
 import { mailModule } from './modules/mail/routes';
@@ -41,14 +41,13 @@ import { matchesModule } from './modules/matches/routes';
 import { installMetrics } from './modules/metrics/routes';
 import { mobileModule } from './modules/mobile/routes';
 import { moderationModule } from './modules/moderation/routes';
-import { presenceRoutes } from './modules/presence/routes';
+import { presenceModule } from './modules/presence/routes';
 import { privacyModule } from './modules/privacy/routes';
 import { queueModule } from './modules/queue/routes';
 import { queueAlertsModule } from './modules/queue-alerts/routes';
 import { rankingModule } from './modules/ranking/routes';
 import { reportsModule } from './modules/reports/routes';
-import { steamRoutes } from './modules/steam/routes';
-import { usersRoutes } from './modules/users/routes';
+import { steamModule } from './modules/steam/routes';
 import { createVoiceServer, voiceModule } from './modules/voice';
 import { whatsAppModule } from './modules/whatsapp/routes';
 import { createRealtime, useRedisAdapter } from './realtime/hub';
@@ -78,7 +77,7 @@ function trustProxyOption(
 }
 
 export async function buildApp(
-  base: Omit<AppContext, 'realtime' | 'bus' | 'jobs' | 'mailer' | 'voice' | 'log'> &
+  base: Omit<AppContext, 'realtime' | 'bus' | 'jobs' | 'mailer' | 'voice' | 'log' | 'state'> &
     Partial<Pick<AppContext, 'mailer' | 'voice'>>,
   options: BuildOptions = {},
 ): Promise<AppInstance> {
@@ -119,6 +118,7 @@ export async function buildApp(
     tokens,
     realtime,
     log: app.log,
+    state: createModuleState(),
     bus: new EventBus(app.log),
     // Handlers get this context; `ctx` is set before any job can fire.
     jobs: new Scheduler(base.db, base.clock, app.log, base.config.JOBS_POLL_MS, () => ctx),
@@ -126,6 +126,7 @@ export async function buildApp(
     voice: base.voice ?? createVoiceServer(base.config, base.db, app.log, () => base.clock.now()),
   };
   app.decorate('ctx', ctx);
+  ctx.database.logTo(app.log);
   // Before the modules register, so its hook times every route.
   installMetrics(app, ctx);
   if (ctx.config.REDIS_URL) {
@@ -149,16 +150,15 @@ export async function buildApp(
   // Feature modules: each is `(ctx) => plugin` registering its routes, socket handlers and bus
   // handlers. Add new modules to this list.
   const modules = [
-    healthRoutes,
-    backupRoutes,
+    healthModule,
+    backupModule,
     mailModule,
-    accountsRoutes,
-    steamRoutes,
+    accountsModule,
+    steamModule,
     voiceModule,
-    devRoutes,
-    presenceRoutes,
-    friendsRoutes,
-    usersRoutes,
+    devModule,
+    presenceModule,
+    friendsModule,
     queueModule,
     matchesModule,
     gameserversModule,

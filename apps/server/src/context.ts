@@ -7,9 +7,21 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { EventBus } from './events';
 import type { Scheduler } from './jobs/scheduler';
+import type { AccountsModuleState } from './modules/accounts/service';
 import type { Tokens } from './modules/auth/tokens';
+import type { ChatModuleState } from './modules/chat/service';
+import type { DiscordModuleState } from './modules/discord/service';
+import type { DropsModuleState } from './modules/drops/service';
+import type { GameserversModuleState } from './modules/gameservers/service';
+import type { InsightsModuleState } from './modules/insights/service';
 import type { Mailer } from './modules/mail/mailer';
+import type { MetricsModuleState } from './modules/metrics';
+import type { MobileModuleState } from './modules/mobile';
+import type { NotifyModuleState } from './modules/notify';
+import type { QueueModuleState } from './modules/queue/service';
+import type { VoiceModuleState } from './modules/voice';
 import type { VoiceServer } from './modules/voice/types';
+import type { WhatsAppModuleState } from './modules/whatsapp/service';
 import type { Realtime } from './realtime/hub';
 
 export interface Clock {
@@ -36,4 +48,47 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Web build version, served at /version.json. */
   version: string;
+  /**
+   * What each module keeps for this app: one typed slot per module, its type declared by the
+   * module's entry (docs/architecture.md, "Module state"). A module never keeps per-app state in
+   * a module-level variable or a WeakMap keyed by the context.
+   */
+  state: ModuleState;
+}
+
+/** Every module's per-app state; a module without state has no slot. */
+export interface ModuleState {
+  accounts: AccountsModuleState;
+  chat: ChatModuleState;
+  discord: DiscordModuleState;
+  drops: DropsModuleState;
+  gameservers: GameserversModuleState;
+  insights: InsightsModuleState;
+  metrics: MetricsModuleState;
+  mobile: MobileModuleState;
+  notify: NotifyModuleState;
+  queue: QueueModuleState;
+  voice: VoiceModuleState;
+  whatsapp: WhatsAppModuleState;
+}
+
+/**
+ * The empty state of a new app (buildApp). Each module fills its slot when it registers or on
+ * first use (a lazily created provider); tests put their fakes in through the module's setters.
+ */
+export function createModuleState(): ModuleState {
+  return {
+    accounts: {},
+    chat: {},
+    discord: {},
+    drops: {},
+    gameservers: {},
+    insights: { lastPruneAt: 0 },
+    metrics: {},
+    mobile: {},
+    notify: { pending: new Set() },
+    queue: {},
+    voice: { syncing: new Set() },
+    whatsapp: {},
+  };
 }

@@ -61,6 +61,8 @@ async function main(): Promise<void> {
   app.log.info(`openpug is serving on ${config.PUBLIC_URL} (database: ${database.kind})`);
 }
 
+// Start-up failures go to stderr: the config, the lock or the database can fail before buildApp
+// has made the pino logger. Everything after start-up logs through the app's logger.
 main().catch((err) => {
   if (err instanceof ConfigError) {
     // One line per refused setting, all of them, and no stack trace: it is the operator's to fix.

@@ -3,6 +3,7 @@
 // files are cross-cutting: catalogue, constants, ids, lists, socket map, user status, version.
 export * from './about';
 export * from './accounts';
+export * from './accounts/directory';
 export * from './admin';
 export * from './arena';
 export * from './chat';
@@ -27,6 +28,6 @@ export * from './reports';
 export * from './socket';
 export * from './status';
 export * from './steam';
-export * from './users';
+
 export * from './version';
 export * from './whatsapp';

@@ -43,7 +43,7 @@ function loopbackHostFor(address: string): string | null {
   return null;
 }
 
-export function backupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function backupModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     if (ctx.database.kind !== 'pglite') return;
     const token = randomBytes(32).toString('base64url');

@@ -25,6 +25,8 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** Where background trouble (an idle connection lost) is logged once the app's logger exists (buildApp). */
+  logTo(log: { warn(obj: object, msg: string): void }): void;
 }
 
 /** The migrations folder, found from source (src/db) and from the bundle (dist). */
@@ -43,12 +45,16 @@ export function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection (a database restart, a dropped test database) emits
   // 'error' on the pool; unhandled, that would end the process. The next query reconnects.
-  pool.on('error', (err) => console.warn(`openpug: idle database connection lost: ${err.message}`));
+  // Until buildApp hands over the app's logger there is none; the database is opened before it.
+  let log: { warn(obj: object, msg: string): void } = {
+    warn: (obj, msg) => console.warn(`openpug: ${msg}`, obj),
+  };
+  pool.on('error', (err) => log.warn({ err }, 'idle database connection lost; the next query reconnects'));
   // A client checked out of the pool (a transaction between two of its queries) emits the same
   // error on itself instead, and the pool does not listen then: a database restart at that moment
   // ended the process (dependencies.test.ts). Its next query fails, so the transaction rolls back.
   pool.on('connect', (client) =>
-    client.on('error', (err) => console.warn(`openpug: database connection lost: ${err.message}`)),
+    client.on('error', (err) => log.warn({ err }, 'database connection lost; its transaction rolls back')),
   );
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
@@ -66,6 +72,9 @@ export function openPostgres(url: string): Database {
     },
     ping: () => ping(db),
     close: () => pool.end(),
+    logTo: (logger) => {
+      log = logger;
+    },
   };
 }
 
@@ -80,6 +89,8 @@ export function openPglite(dir?: string, loadDataDir?: Blob): Database {
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() }),
     ping: () => ping(db),
     close: () => client.close(),
+    // PGlite runs in this process: its errors reach the caller of the query.
+    logTo: () => {},
     // Exposed for the test template.
     ...({ pglite: client } as object),
   };

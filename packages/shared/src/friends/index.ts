@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { type SocialUser, socialUserSchema } from '../accounts/directory';
 import { idSchema } from '../ids';
-import { type SocialUser, socialUserSchema } from '../users';
 
 /**
  * Friends contract (docs/contract.md §3, §4, §7; server module `friends`): friends, friend

@@ -21,7 +21,7 @@ import {
   type TestApp,
   unlockByDrop,
 } from '../../../test/helpers';
-import { MAX_FAILED_LOGINS } from './routes';
+import { MAX_FAILED_LOGINS } from './credentials';
 import { pendingSignups, users } from './schema';
 
 // The real argon2, with its password checks counted: how many login attempts reach the hash.

@@ -1,6 +1,8 @@
 /**
- * Accounts HTTP API (docs/contract.md §4, §7): sign-up, login, token refresh, e-mail verification, password
- * reset, the own profile and settings, and voice-server (TeamSpeak) linking.
+ * The accounts module's plugin (docs/contract.md §4, §7): sign-up, login, token refresh, e-mail
+ * verification, password reset, the own profile and settings, voice-server (TeamSpeak) linking,
+ * and users as other players see them (the directory, the user card). The handlers check the
+ * request and call the rules: credentials.ts, profile.ts, voice-link.ts, directory.ts.
  *
  * Status codes of refusals: 400 WRONG_CREDENTIALS (login: unknown e-mail or wrong password, the
  * same answer after the same work) / WRONG_PASSWORD (password change), 403 BLOCKED_USER /
@@ -15,9 +17,10 @@
 import {
   changePasswordBodySchema,
   changePasswordResponseSchema,
-  DEFAULT_SOUND,
   forgotBodySchema,
   forgotResponseSchema,
+  idParamsSchema,
+  isId,
   linkTeamSpeakBodySchema,
   loginBodySchema,
   okResponseSchema,
@@ -30,134 +33,32 @@ import {
   successResponseSchema,
   teamSpeakCodeBodySchema,
   tokenResponseSchema,
-  VOICE_LINK_CODE_LENGTH,
+  userCardSchema,
+  usersPageSchema,
+  usersQuerySchema,
   verifyBodySchema,
   verifyResponseSchema,
   voiceIdentitySchema,
 } from '@openpug/shared';
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
-import { verificationCodes } from '../../lib/verification-code';
-import { bearerToken, requireAuth } from '../auth/guard';
-import { unlocksOf } from '../drops/service';
-import type { Email } from '../mail/mailer';
-import { queueMail } from '../mail/queue';
-import { VoiceIdentityNotConnectedError } from '../voice/types';
-import { accountMail, resetLinkLabel, voiceCodeMessage } from './mails';
-import {
-  consumeOneTimeId,
-  consumePendingSignup,
-  issueOneTimeId,
-  issuePendingSignup,
-  peekOneTimeId,
-  sweepPendingSignups,
-  voidOneTimeIds,
-} from './onetime';
+import { badRequest, notFound } from '../../lib/errors';
+import { bearerToken, currentUserId, requireAuth } from '../auth/guard';
+import { recentResults, reliabilityOf } from '../matches/service';
+import { changePassword, logIn, resetPassword, sendResetLink, signUp, verifyLink } from './credentials';
+import { directory, userCard } from './directory';
+import { ownProfile, updateProfile } from './profile';
 import { rateLimiter } from './rate-limit';
-import { users, voiceLinkCodes } from './schema';
-import {
-  checkLoginPassword,
-  createUser,
-  dummyPasswordHash,
-  findUserByEmail,
-  findUserById,
-  hashPassword,
-  localeOf,
-  rankOfUser,
-  setPassword,
-  toProfile,
-  type UserRow,
-  updateUser,
-  verifyPassword,
-} from './service';
-import { applyAdminSeed, currentUser, localeFromHeader, sessionResponse } from './session';
-
-export const MAX_FAILED_LOGINS = 5;
-export const BLOCK_MS = 2 * 60 * 60_000;
-export const VOICE_CODE_TTL_MS = 10 * 60_000;
-export const VOICE_CODE_MAX_ATTEMPTS = 5;
-
-/**
- * Claims one login attempt before the password is hashed: one conditional UPDATE, so concurrent
- * attempts are counted one after another and at most MAX_FAILED_LOGINS of them reach the hash.
- * Every attempt counts as a failure until it succeeds; the attempt that takes the last slot
- * blocks the account for BLOCK_MS right away (its success lifts the block again). An expired
- * block starts the count afresh. Returns the attempt's number, or null while the account is blocked.
- */
-async function claimLoginAttempt(ctx: AppContext, userId: string, now: number): Promise<number | null> {
-  const count = sql`(CASE WHEN ${users.blockedUntil} IS NOT NULL THEN 0 ELSE LEAST(${users.failedLogins}, ${MAX_FAILED_LOGINS - 1}) END) + 1`;
-  const blockUntil = new Date(now + BLOCK_MS).toISOString();
-  const [claimed] = await ctx.db
-    .update(users)
-    .set({
-      failedLogins: count,
-      blockedUntil: sql`CASE WHEN ${count} >= ${MAX_FAILED_LOGINS} THEN ${blockUntil}::timestamptz ELSE NULL END`,
-    })
-    .where(and(eq(users.id, userId), or(isNull(users.blockedUntil), lte(users.blockedUntil, new Date(now)))))
-    .returning({ failedLogins: users.failedLogins });
-  return claimed ? claimed.failedLogins : null;
-}
-
-const isUniqueViolation = (err: unknown): boolean => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-};
+import { dummyPasswordHash, findUserById } from './service';
+import { currentUser, localeFromHeader } from './session';
+import { checkVoiceLinkCode, sendVoiceLinkCode, unlinkedVoiceIdentities, unlinkVoice } from './voice-link';
 
 // Auth before validation: without a valid token the answer is 401 whatever the body.
 const auth = { preValidation: requireAuth } as const;
 
-export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
   const limit = (bucket: string) => rateLimiter(ctx, bucket);
-
-  /** Sends an account mail: SMTP in the background, the dev outbox at once. */
-  const deliverAccountMail = async (
-    kind: string,
-    mail: Email,
-    log: { error(obj: object, msg: string): void },
-  ) => {
-    try {
-      if (ctx.mailer.kind === 'smtp') {
-        // Stored and sent by a job (mail/queue.ts): a slow or unreachable mail server neither holds
-        // nor undoes the sign-up, and a crash does not lose the mail; retried with the notifiers'
-        // back-off, each attempt logged without the address or link, failures in /metrics.
-        await queueMail(ctx, kind, mail);
-      } else {
-        await ctx.mailer.send(mail); // the dev outbox: stored at once, readable right away
-      }
-    } catch (err) {
-      log.error({ err, kind }, 'storing account e-mail failed');
-    }
-  };
-
-  const sendAccountMail = async (
-    kind: 'verify' | 'emailChange' | 'reset',
-    row: UserRow,
-    email: string,
-    log: { error(obj: object, msg: string): void },
-  ) => {
-    const id = await issueOneTimeId(ctx, {
-      userId: row.id,
-      kind: kind === 'reset' ? 'reset' : 'verify',
-      email,
-    });
-    const path = kind === 'reset' ? 'reset' : 'verify';
-    const link = `${ctx.config.PUBLIC_URL}/${path}/${id}`;
-    await deliverAccountMail(
-      kind,
-      accountMail(kind, localeOf(row.locale), link, email, row.id, row.name),
-      log,
-    );
-  };
-
-  const voiceCodes = verificationCodes(ctx, voiceLinkCodes, voiceLinkCodes.teamSpeakId, {
-    purpose: 'voice',
-    length: VOICE_LINK_CODE_LENGTH,
-    ttlMs: VOICE_CODE_TTL_MS,
-    maxAttempts: VOICE_CODE_MAX_ATTEMPTS,
-  });
 
   return async (app) => {
     app.addHook('onClose', async () => {
@@ -185,36 +86,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const body = request.body;
         const locale = body.locale ?? localeFromHeader(request.headers['accept-language']);
-        // Both branches do the same work (one argon2 hash, one lookup, one mail) and give the same
-        // answer, so a sign-up never tells whether an address has an account (docs/contract.md §4).
-        const [existing, passwordHash] = await Promise.all([
-          findUserByEmail(ctx.db, body.email),
-          hashPassword(body.password),
-          sweepPendingSignups(ctx),
-        ]);
-        if (existing?.email) {
-          const ownerLocale = localeOf(existing.locale);
-          const mail = accountMail(
-            'signupExisting',
-            ownerLocale,
-            `${ctx.config.PUBLIC_URL}/login`,
-            existing.email,
-            existing.id,
-            existing.name,
-            { label: resetLinkLabel(ownerLocale), link: `${ctx.config.PUBLIC_URL}/forgot` },
-          );
-          await deliverAccountMail('signupExisting', mail, request.log);
-        } else {
-          const id = await issuePendingSignup(ctx, {
-            email: body.email,
-            name: body.name,
-            passwordHash,
-            locale,
-          });
-          const link = `${ctx.config.PUBLIC_URL}/verify/${id}`;
-          const mail = accountMail('verify', localeOf(locale), link, body.email, null, body.name);
-          await deliverAccountMail('verify', mail, request.log);
-        }
+        await signUp(ctx, body, locale, request.log);
         return reply.status(202).send({ sent: true as const, email: body.email });
       },
     );
@@ -231,23 +103,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { email, password } = request.body;
-        const row = await findUserByEmail(ctx.db, email);
-        if (!row) {
-          // The same work and the same answer as a wrong password: nobody learns whether an
-          // account has this address.
-          await checkLoginPassword(null, password);
-          throw badRequest('WRONG_CREDENTIALS');
-        }
-        const attempt = await claimLoginAttempt(ctx, row.id, ctx.clock.now());
-        if (attempt === null) throw forbidden('BLOCKED_USER');
-        if (!(await checkLoginPassword(row.passwordHash, password))) {
-          // The attempt that took the last slot has already blocked the account.
-          if (attempt >= MAX_FAILED_LOGINS) throw forbidden('BLOCKED_USER');
-          throw badRequest('WRONG_CREDENTIALS');
-        }
-        const current = (await updateUser(ctx, row.id, { failedLogins: 0, blockedUntil: null })) ?? row;
-        return sessionResponse(ctx, current);
+        return logIn(ctx, request.body.email, request.body.password);
       },
     );
 
@@ -269,28 +125,6 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // --- Verification and password reset ---
 
-    /** A sign-up link: creates the account (verified) and signs it in; 404 when the address was taken meanwhile. */
-    const confirmSignup = async (id: string) => {
-      const signup = await consumePendingSignup(ctx, id);
-      if (!signup || (await findUserByEmail(ctx.db, signup.email)))
-        throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
-      let row: UserRow;
-      try {
-        row = await createUser(ctx, {
-          email: signup.email,
-          name: signup.name,
-          passwordHash: signup.passwordHash,
-          locale: localeOf(signup.locale),
-          role: 'USER',
-          verified: true,
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
-        throw err;
-      }
-      return { verified: true, session: await sessionResponse(ctx, await applyAdminSeed(ctx, row)) };
-    };
-
     app.post(
       '/api/verify',
       {
@@ -303,17 +137,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { id } = request.body;
-        const token = await peekOneTimeId(ctx, id, 'verify');
-        if (!token) return confirmSignup(id);
-        const row = token ? await findUserById(ctx.db, token.userId) : null;
-        // The link only counts for the address it was sent to, while that is still the account's.
-        if (!token || !row || row.verified || row.email !== token.email)
-          throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
-        if (!(await consumeOneTimeId(ctx, id, 'verify'))) throw notFound('NOT_FOUND_OR_ALREADY_VERIFIED');
-        const verified = await updateUser(ctx, row.id, { verified: true });
-        if (verified) await applyAdminSeed(ctx, verified);
-        return { verified: true };
+        return verifyLink(ctx, request.body.id);
       },
     );
 
@@ -329,10 +153,8 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { email } = request.body;
-        const row = await findUserByEmail(ctx.db, email);
-        if (row?.email) await sendAccountMail('reset', row, row.email, request.log);
-        return { sent: true as const, email };
+        await sendResetLink(ctx, request.body.email, request.log);
+        return { sent: true as const, email: request.body.email };
       },
     );
 
@@ -348,19 +170,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { id, password } = request.body;
-        if (!(await peekOneTimeId(ctx, id, 'reset'))) throw notFound('NOT_FOUND_OR_ALREADY_USED');
-        const passwordHash = await hashPassword(password);
-        const token = await consumeOneTimeId(ctx, id, 'reset');
-        if (!token) throw notFound('NOT_FOUND_OR_ALREADY_USED');
-        // Ends every session of the account (a reset is what someone does whose password leaked)
-        // and lifts a login block: the mail proves the owner.
-        const row = await setPassword(ctx, token.userId, passwordHash, {
-          failedLogins: 0,
-          blockedUntil: null,
-        });
-        if (!row) throw notFound('NOT_FOUND_OR_ALREADY_USED');
-        await voidOneTimeIds(ctx, row.id, 'reset');
+        await resetPassword(ctx, request.body.id, request.body.password);
         return { ok: true as const };
       },
     );
@@ -374,8 +184,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags: ['profile'], summary: 'The own profile', response: { 200: profileSchema } },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
-        return toProfile(row, await rankOfUser(ctx, row));
+        return ownProfile(ctx, await currentUser(ctx, request));
       },
     );
 
@@ -391,39 +200,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
-        const body = request.body;
-        const patch: Partial<UserRow> = {};
-        if (body.banner !== undefined && body.banner !== row.banner) {
-          if (!row.unlockedBanners.includes(body.banner)) throw forbidden('BANNER_NOT_UNLOCKED');
-          patch.banner = body.banner;
-        }
-        // Sounds are unlocked by drops (none stored on the user); the default is everybody's.
-        if (body.sound !== undefined && body.sound !== row.sound) {
-          if (body.sound !== DEFAULT_SOUND && !(await unlocksOf(ctx, row.id)).sounds.includes(body.sound))
-            throw forbidden('SOUND_NOT_UNLOCKED');
-          patch.sound = body.sound;
-        }
-        const emailChanged = body.email !== undefined && body.email !== row.email;
-        if (emailChanged && body.email) {
-          const other = await findUserByEmail(ctx.db, body.email);
-          if (other && other.id !== row.id) throw conflict('EMAIL_ALREADY_EXISTS');
-          patch.email = body.email;
-          patch.verified = false;
-        }
-        if (body.name !== undefined) patch.name = body.name;
-        if (body.locale !== undefined) patch.locale = body.locale;
-        let updated: UserRow | null;
-        try {
-          updated = await updateUser(ctx, row.id, patch);
-        } catch (err) {
-          if (isUniqueViolation(err)) throw conflict('EMAIL_ALREADY_EXISTS');
-          throw err;
-        }
-        if (!updated) throw notFound('USER_DOES_NOT_EXIST');
-        if (emailChanged && updated.email)
-          await sendAccountMail('emailChange', updated, updated.email, request.log);
-        return toProfile(updated, await rankOfUser(ctx, updated));
+        return updateProfile(ctx, await currentUser(ctx, request), request.body, request.log);
       },
     );
 
@@ -441,19 +218,9 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
-        if (!(await verifyPassword(row.passwordHash, request.body.oldPassword)))
-          throw badRequest('WRONG_PASSWORD');
-        const updated = await setPassword(
-          ctx,
-          row.id,
-          await hashPassword(request.body.newPassword),
-          {},
-          bearerToken(request.headers.authorization) ?? undefined,
-        );
-        if (!updated) throw unauthorized('BAD_TOKEN');
-        // The caller's own token died with the old generation: it carries on with this one.
-        return { ok: true as const, ...(await ctx.tokens.sign(updated.id, updated.sessionGeneration)) };
+        const { oldPassword, newPassword } = request.body;
+        const keepToken = bearerToken(request.headers.authorization) ?? undefined;
+        return changePassword(ctx, await currentUser(ctx, request), oldPassword, newPassword, keepToken);
       },
     );
 
@@ -471,19 +238,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         await currentUser(ctx, request);
-        const connected = await ctx.voice.listClients();
-        if (connected.length === 0) return [];
-        const linked = await ctx.db
-          .select({ id: users.teamSpeakId })
-          .from(users)
-          .where(
-            inArray(
-              users.teamSpeakId,
-              connected.map((c) => c.id),
-            ),
-          );
-        const taken = new Set(linked.map((l) => l.id));
-        return connected.filter((c) => !taken.has(c.id));
+        return unlinkedVoiceIdentities(ctx);
       },
     );
 
@@ -500,23 +255,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
-        const { teamSpeakId } = request.body;
-        if (!(await ctx.voice.isConnected(teamSpeakId))) throw notFound('NOT_FOUND');
-        const [owner] = await ctx.db
-          .select({ id: users.id })
-          .from(users)
-          .where(eq(users.teamSpeakId, teamSpeakId));
-        if (owner && owner.id !== row.id) throw conflict('TEAMSPEAK_ALREADY_LINKED');
-        await voiceCodes.issue(row.id, teamSpeakId, async (code) => {
-          try {
-            await ctx.voice.sendPrivateMessage(teamSpeakId, voiceCodeMessage(localeOf(row.locale), code));
-          } catch (err) {
-            if (err instanceof VoiceIdentityNotConnectedError) throw notFound('NOT_FOUND');
-            request.log.error({ err }, 'voice bot message failed');
-            throw new AppError(503, 'SERVER_TIMEOUT_CONNECTION_ERROR');
-          }
-        });
+        await sendVoiceLinkCode(ctx, await currentUser(ctx, request), request.body.teamSpeakId, request.log);
         return { success: true };
       },
     );
@@ -534,31 +273,8 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
         const { teamSpeakId, code } = request.body;
-        // Someone else may have linked this identity since the code was sent.
-        const unclaimed = async () => {
-          const [owner] = await ctx.db
-            .select({ id: users.id })
-            .from(users)
-            .where(eq(users.teamSpeakId, teamSpeakId));
-          if (owner && owner.id !== row.id) throw conflict('TEAMSPEAK_ALREADY_LINKED');
-        };
-        if (!(await voiceCodes.check(row.id, teamSpeakId, code, unclaimed))) return { success: false };
-        // The nickname it has now (the code just reached it there), so Settings can name it.
-        const teamSpeakName =
-          (await ctx.voice.listClients()).find((client) => client.id === teamSpeakId)?.name || null;
-        try {
-          await updateUser(ctx, row.id, { teamSpeakId, teamSpeakName });
-        } catch (err) {
-          if (isUniqueViolation(err)) throw conflict('TEAMSPEAK_ALREADY_LINKED');
-          throw err;
-        }
-        await ctx.bus.emit('status.patch', {
-          userId: row.id,
-          patch: { teamSpeak: await ctx.voice.isConnected(teamSpeakId) },
-        });
-        return { success: true };
+        return { success: await checkVoiceLinkCode(ctx, await currentUser(ctx, request), teamSpeakId, code) };
       },
     );
 
@@ -573,13 +289,51 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
-        await voiceCodes.discard(row.id);
-        if (row.teamSpeakId) {
-          await updateUser(ctx, row.id, { teamSpeakId: null, teamSpeakName: null });
-          await ctx.bus.emit('status.patch', { userId: row.id, patch: { teamSpeak: false } });
-        }
+        await unlinkVoice(ctx, await currentUser(ctx, request));
         return { success: true };
+      },
+    );
+
+    // --- Users as other players see them ---
+
+    app.get(
+      '/api/users',
+      {
+        onRequest: requireAuth,
+        schema: {
+          tags: ['users'],
+          summary: 'Player directory: paged, sorted by name|elo|createdAt, filter = name substring',
+          security: [{ bearer: [] }],
+          querystring: usersQuerySchema,
+          response: { 200: usersPageSchema },
+        },
+      },
+      async (request) => {
+        const viewer = await findUserById(ctx.db, currentUserId(request));
+        return directory(ctx, request.query, viewer?.role === 'ADMIN');
+      },
+    );
+
+    app.get(
+      '/api/users/:id',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Public user card: name, avatar, Steam link, Elo, rank, status, recent results',
+          params: idParamsSchema,
+          response: { 200: userCardSchema },
+        },
+      },
+      async (request) => {
+        if (!isId(request.params.id)) throw badRequest('ID_MALFORMED');
+        const card = await userCard(
+          ctx,
+          request.params.id,
+          recentResults,
+          async (c, id) => (await reliabilityOf(c.db, [id])).get(id) ?? null,
+        );
+        if (!card) throw notFound();
+        return card;
       },
     );
   };

@@ -8,6 +8,16 @@ import { users } from './schema';
 
 export type UserRow = typeof users.$inferSelect;
 
+/** How the chat module hands out the messaging credentials returned at login (chat/routes.ts). */
+export type MatrixSessionProvider = (userId: string) => Promise<unknown>;
+/** How the chat module revokes the messaging credentials handed out at login. */
+export type ChatRevoker = (userId: string) => Promise<void>;
+/** The accounts module's per-app state (`ctx.state.accounts`): the chat module's hooks. */
+export interface AccountsModuleState {
+  matrixSession?: MatrixSessionProvider;
+  chatRevoker?: ChatRevoker;
+}
+
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row ?? null;
@@ -92,6 +102,8 @@ export async function findUserIdsByRole(db: Db, role: 'ADMIN' | 'USER'): Promise
   return rows.map((r) => r.id);
 }
 
+// Users as other players see them (friends, the directory, the user card).
+export { socialUser, socialUsers } from './directory';
 // Shapes, updates, passwords and lookups of the accounts module (toPublicUser, profileOf,
 // updateUser, isVoiceLinked, createUser …).
 export * from './users';

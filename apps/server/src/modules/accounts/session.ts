@@ -14,21 +14,24 @@ import { AppError, unauthorized } from '../../lib/errors';
 import { sessionTokenHash, userRoom } from '../../realtime/hub';
 import { currentUserId } from '../auth/guard';
 import { activeSanction } from '../moderation/sanctions';
-import { findUserById, rankOfUser, toProfile, type UserRow, updateUser } from './service';
-
-type MatrixProvider = (userId: string) => Promise<unknown>;
-const matrixProviders = new WeakMap<AppContext, MatrixProvider>();
-type ChatRevoker = (userId: string) => Promise<void>;
-const chatRevokers = new WeakMap<AppContext, ChatRevoker>();
+import {
+  type ChatRevoker,
+  findUserById,
+  type MatrixSessionProvider,
+  rankOfUser,
+  toProfile,
+  type UserRow,
+  updateUser,
+} from './service';
 
 /** The chat module registers how to obtain the messaging credentials returned at login. */
-export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixProvider): void {
-  matrixProviders.set(ctx, provider);
+export function setMatrixSessionProvider(ctx: AppContext, provider: MatrixSessionProvider): void {
+  ctx.state.accounts.matrixSession = provider;
 }
 
 /** The chat module registers how to revoke the messaging credentials handed out at login. */
 export function setChatRevoker(ctx: AppContext, revoke: ChatRevoker): void {
-  chatRevokers.set(ctx, revoke);
+  ctx.state.accounts.chatRevoker = revoke;
 }
 
 /**
@@ -55,7 +58,7 @@ export async function revokeSessions(ctx: AppContext, userId: string, keepToken?
     room.disconnectSockets(true);
   }
   try {
-    await chatRevokers.get(ctx)?.(userId);
+    await ctx.state.accounts.chatRevoker?.(userId);
   } catch (err) {
     logOf(ctx).error({ err, userId }, 'chat credentials not revoked');
   }
@@ -66,7 +69,7 @@ export async function sessionResponse(ctx: AppContext, signedIn: UserRow): Promi
   if (ban) throw new AppError(403, 'BANNED', { ban });
   const row = await applyAdminSeed(ctx, signedIn);
   const { token, expiresAt } = await ctx.tokens.sign(row.id, row.sessionGeneration);
-  const provider = matrixProviders.get(ctx);
+  const provider = ctx.state.accounts.matrixSession;
   let matrix: unknown = null;
   if (provider) {
     try {

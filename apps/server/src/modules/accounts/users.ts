@@ -46,6 +46,7 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
 }
 
+// Process-wide on purpose (not per app, so not on ctx.state): one argon2 hash any app may compare with.
 let dummyHash: Promise<string> | null = null;
 
 /** The hash of a random password nobody knows: checked when there is no account or no password. */

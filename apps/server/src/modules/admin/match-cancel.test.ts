@@ -17,7 +17,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import type { GameServerProvider } from '../gameservers/provider';
-import { setProvider } from '../gameservers/routes';
+import { setProvider } from '../gameservers/service';
 import { matches } from '../matches/schema';
 
 let t: TestApp;

@@ -17,7 +17,7 @@ import {
 } from '../../../test/helpers';
 import { leaseOfMatch } from '../gameservers/leases';
 import { MatchzyProvider } from '../gameservers/matchzy-provider';
-import { setProvider } from '../gameservers/routes';
+import { setProvider } from '../gameservers/service';
 import { FakeMatchzyServer } from '../gameservers/testing/fake-matchzy';
 import { matches } from '../matches/schema';
 

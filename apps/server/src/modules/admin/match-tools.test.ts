@@ -22,7 +22,7 @@ import { users } from '../accounts/schema';
 import { chat, ensureBot, joinMatchRoom, matrixIdOfUser } from '../chat/service';
 import { GameServerUnavailableError } from '../gameservers/matchzy-provider';
 import type { AllocateRequest, GameServerProvider, RosterPlayer } from '../gameservers/provider';
-import { setProvider } from '../gameservers/routes';
+import { setProvider } from '../gameservers/service';
 import { NO_SHOW_KEY } from '../matches/presence';
 import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/schema';
 import { auditLog } from '../moderation/schema';

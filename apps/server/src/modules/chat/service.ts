@@ -38,7 +38,10 @@ export interface ChatService {
 }
 
 type AccountRow = typeof chatAccounts.$inferSelect;
-const services = new WeakMap<AppContext, ChatService>();
+/** The chat module's per-app state (`ctx.state.chat`): its service once the module registered. */
+export interface ChatModuleState {
+  service?: ChatService;
+}
 const BOT = 'system';
 const BOT_LOCALPART = 'openpug';
 
@@ -56,12 +59,12 @@ export function registerChatService(
     inflight: new Map(),
     matchRoomJoins: new Map(),
   };
-  services.set(ctx, service);
+  ctx.state.chat.service = service;
   return service;
 }
 
 export function chat(ctx: AppContext): ChatService {
-  const s = services.get(ctx);
+  const s = ctx.state.chat.service;
   if (!s) throw new Error('chat module not registered');
   return s;
 }

@@ -32,7 +32,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { findUserById } from '../accounts/service';
 import { requireAdmin } from '../auth/guard';
-import { providerOf } from '../gameservers/routes';
+import { providerOf } from '../gameservers/service';
 import { SimulatorProvider } from '../gameservers/simulator';
 import { listOutbox } from '../mail/mailer';
 import { rosterKey } from '../matches/presence';
@@ -75,7 +75,7 @@ async function loopbackOrAdmin(request: FastifyRequest, reply: FastifyReply): Pr
 
 const randomSteamId64 = () => (76561197960265728n + BigInt(randomBytes(4).readUInt32BE(0)) + 1n).toString();
 
-export function devRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function devModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     if (!ctx.config.DEV_TOOLS) return;
 

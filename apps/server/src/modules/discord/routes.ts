@@ -49,14 +49,12 @@ import { botTexts } from './texts';
 
 export const GATEWAY_LEASE = 'discord-gateway';
 
-const gatewayStarters = new WeakMap<AppContext, GatewayStarter>();
 /** Tests replace the gateway login (before the app is ready). */
 export function setDiscordGatewayStarter(ctx: AppContext, starter: GatewayStarter): void {
-  gatewayStarters.set(ctx, starter);
+  ctx.state.discord.gatewayStarter = starter;
 }
-const electors = new WeakMap<AppContext, LeaderElector>();
 /** This instance's claim on the gateway lease (only with DISCORD_BOT_TOKEN). */
-export const discordLeaderOf = (ctx: AppContext): LeaderElector | undefined => electors.get(ctx);
+export const discordLeaderOf = (ctx: AppContext): LeaderElector | undefined => ctx.state.discord.leader;
 
 function botSecretMatches(header: string | undefined, secret: string): boolean {
   return sameSecret((header ?? '').replace(/^Bot\s+/i, ''), secret);
@@ -151,7 +149,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
         {
           log: app.log,
           onLead: async () => {
-            gateway = await (gatewayStarters.get(ctx) ?? startDiscordGateway)(ctx, token, app.log);
+            gateway = await (ctx.state.discord.gatewayStarter ?? startDiscordGateway)(ctx, token, app.log);
           },
           onStepDown: async () => {
             const closing = gateway;
@@ -160,7 +158,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
       );
-      electors.set(ctx, elector);
+      ctx.state.discord.leader = elector;
       app.addHook('onReady', async () => {
         await elector.start();
       });

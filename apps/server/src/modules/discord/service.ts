@@ -14,7 +14,8 @@ import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
 import { findUserByDiscordId, findUsersByIds, updateUser } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow } from '../notify';
-import { type DiscordSender, outboxDiscordSender } from './bot';
+import { type DiscordSender, type GatewayStarter, outboxDiscordSender } from './bot';
+import type { LeaderElector } from './lease';
 import { discordAcceptDms, discordDmFailures, discordLinkCodes } from './schema';
 
 export const DISCORD_CODE_TTL_MS = 10 * 60_000;
@@ -129,11 +130,19 @@ export function takeAcceptDms(ctx: AppContext, phaseId: string, userId?: string)
 
 // The sender DMs go through: the REST client once the bot is configured (routes.ts), else the
 // dev outbox; tests swap it.
-const senders = new WeakMap<AppContext, DiscordSender>();
-export const discordSender = (ctx: AppContext) => senders.get(ctx) ?? outboxDiscordSender(ctx);
-export const hasDiscordSender = (ctx: AppContext) => senders.has(ctx);
+/** The Discord module's per-app state (`ctx.state.discord`). */
+export interface DiscordModuleState {
+  /** Where DMs go; unset: the dev outbox. */
+  sender?: DiscordSender;
+  /** How the gateway logs in; tests replace it before the app is ready. */
+  gatewayStarter?: GatewayStarter;
+  /** This instance's claim on the gateway lease (only with DISCORD_BOT_TOKEN). */
+  leader?: LeaderElector;
+}
+export const discordSender = (ctx: AppContext) => ctx.state.discord.sender ?? outboxDiscordSender(ctx);
+export const hasDiscordSender = (ctx: AppContext) => ctx.state.discord.sender !== undefined;
 export function setDiscordSender(ctx: AppContext, sender: DiscordSender): void {
-  senders.set(ctx, sender);
+  ctx.state.discord.sender = sender;
 }
 
 /** A DM to every user of `userIds` with a linked Discord account, in their language (background, retried). */

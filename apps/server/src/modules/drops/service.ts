@@ -59,11 +59,15 @@ type AwardRow = typeof dropAwards.$inferSelect;
 // --- Random source (tests inject a sequence) ---
 
 export type Random = () => number;
-const randoms = new WeakMap<object, Random>();
-export function setRandomSource(ctx: AppContext, random: Random): void {
-  randoms.set(ctx, random);
+/** The drops module's per-app state (`ctx.state.drops`). */
+export interface DropsModuleState {
+  /** The rolls' random source; unset: Math.random. */
+  random?: Random;
 }
-const randomOf = (ctx: AppContext): Random => randoms.get(ctx) ?? Math.random;
+export function setRandomSource(ctx: AppContext, random: Random): void {
+  ctx.state.drops.random = random;
+}
+const randomOf = (ctx: AppContext): Random => ctx.state.drops.random ?? Math.random;
 
 // --- Catalogue ---
 

@@ -30,7 +30,7 @@ import {
   sendRequest,
 } from './service';
 
-export function friendsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function friendsModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // --- socket: social rooms ---
     ctx.realtime.onAuthenticated(async (socket, userId) => {

@@ -12,9 +12,9 @@ import { and, desc, eq, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { userRoom } from '../../realtime/hub';
-import { findUserById, findUsersByIds, type UserRow } from '../accounts/service';
+import { findUserById, findUsersByIds, socialUsers, type UserRow } from '../accounts/service';
 import { refuseBanned } from '../moderation/sanctions';
-import { socialUsers } from '../users/service';
+
 import { friendRequests } from './schema';
 
 type RequestRow = typeof friendRequests.$inferSelect;

@@ -16,7 +16,7 @@ import { waitsForPlayers } from '../matches/presence';
 import { loadMatch } from '../matches/service';
 import { armConnectDeadline, recordPresence } from '../matches/substitutes';
 import type { GameServerProvider } from './provider';
-import { providerOf } from './routes';
+import { providerOf } from './service';
 
 /** Who is on the server while the match waits for its players; one row per poll (`at`: its time). */
 export const connectPollJob = defineJob({

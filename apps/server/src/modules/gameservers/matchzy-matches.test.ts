@@ -19,7 +19,8 @@ import { queueState } from '../queue/service';
 import { SERIES_END_TAIL_MS } from './ingest';
 import { leaseOfMatch } from './leases';
 import { MatchzyProvider, matchzyLoadJob, parseGet5Status } from './matchzy-provider';
-import { allocateJob, setProvider } from './routes';
+import { allocateJob } from './routes';
+import { setProvider } from './service';
 import { FakeMatchzyServer, type TeamNo } from './testing/fake-matchzy';
 
 const RCON_PASSWORD = 'rcon-pw';

@@ -27,7 +27,8 @@ import { banJob, cancelMatch, pickJob, staleJob } from '../matches/service';
 import { SERIES_END_TAIL_MS } from './ingest';
 import { bookServer, leaseOfMatch, releaseLease } from './leases';
 import { MatchzyProvider, matchzyLoadJob } from './matchzy-provider';
-import { allocateJob, providerOf, setProvider } from './routes';
+import { allocateJob } from './routes';
+import { providerOf, setProvider } from './service';
 import { FakeMatchzyServer } from './testing/fake-matchzy';
 
 const RCON_PASSWORD = 'rcon-pw';

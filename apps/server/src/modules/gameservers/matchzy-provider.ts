@@ -50,7 +50,7 @@ import {
   type RosterPlayer,
 } from './provider';
 import { quoteArg, RconClient, withRcon } from './rcon';
-import { providerOf } from './routes';
+import { providerOf } from './service';
 
 export interface MatchzyProviderOptions {
   /** RCON connect/login and per-command limit (ms). */

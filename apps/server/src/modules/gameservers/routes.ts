@@ -24,37 +24,10 @@ import { connectPollJob } from './connect-watch';
 import { ingestEvent } from './ingest';
 import { leaseOfMatch } from './leases';
 import { matchzyMatchConfigSchema } from './matchzy';
-import {
-  buildMatchConfig,
-  MatchzyProvider,
-  matchzyLoadJob,
-  matchzyReleaseJob,
-  remoteLogCvars,
-} from './matchzy-provider';
-import { type GameServerProvider, gameServerUrls } from './provider';
-import { SimulatorProvider, simJob } from './simulator';
-
-const providers = new WeakMap<AppContext, GameServerProvider>();
-
-function createProvider(ctx: AppContext): GameServerProvider {
-  if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy')
-    return new MatchzyProvider(ctx, ctx.config.cs2Servers, { timeoutMs: ctx.config.CS2_RCON_TIMEOUT_MS });
-  return new SimulatorProvider(ctx);
-}
-
-export function providerOf(ctx: AppContext): GameServerProvider {
-  let p = providers.get(ctx);
-  if (!p) {
-    p = createProvider(ctx);
-    providers.set(ctx, p);
-  }
-  return p;
-}
-
-/** Lets tests choose the provider (another pool, a fake). */
-export function setProvider(ctx: AppContext, provider: GameServerProvider): void {
-  providers.set(ctx, provider);
-}
+import { buildMatchConfig, matchzyLoadJob, matchzyReleaseJob, remoteLogCvars } from './matchzy-provider';
+import { gameServerUrls } from './provider';
+import { providerOf } from './service';
+import { simJob } from './simulator';
 
 /**
  * Asks the provider for a server for the match (loaded and locked by the caller, map set) and

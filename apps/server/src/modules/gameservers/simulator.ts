@@ -29,7 +29,7 @@ import { startConnectWindow } from './connect-watch';
 import { applyGameEvent } from './ingest';
 import type { MatchzyRoundEnd } from './matchzy';
 import type { AllocatedServer, AllocateRequest, GameServerProvider, RosterPlayer } from './provider';
-import { providerOf } from './routes';
+import { providerOf } from './service';
 
 /** One step of a simulated match (`step` 0 is going live, then a round per step). */
 export const simJob = defineJob({

@@ -18,7 +18,7 @@ import {
 import { matches, matchPlayers } from '../matches/schema';
 import { joinQueue, queueState } from '../queue/service';
 import { MatchzyProvider } from './matchzy-provider';
-import { setProvider } from './routes';
+import { setProvider } from './service';
 import { FakeMatchzyServer } from './testing/fake-matchzy';
 
 const RCON_PASSWORD = 'rcon-pw';

@@ -12,7 +12,7 @@ export const healthResponseSchema = z.object({
   uptimeSeconds: z.number(),
 });
 
-export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function healthModule(ctx: AppContext): FastifyPluginAsyncZod {
   const startedAt = ctx.clock.now();
   return async (app) => {
     app.get(

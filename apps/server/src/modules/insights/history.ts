@@ -12,7 +12,6 @@ import { queueMinutes } from './schema';
 /** 8 weeks and the half window of the oldest day the estimate still reads. */
 export const HISTORY_RETENTION_MS = HISTORY_DAYS * DAY_MS + ETA_HALF_WINDOW_MS;
 const PRUNE_EVERY_MS = 10 * MINUTE_MS;
-const lastPrune = new WeakMap<AppContext, number>();
 
 async function record(ctx: AppContext, tx: Db, peak: number, matchStarts: number): Promise<void> {
   const now = ctx.clock.now();
@@ -27,8 +26,9 @@ async function record(ctx: AppContext, tx: Db, peak: number, matchStarts: number
         matchStarts: sql`${queueMinutes.matchStarts} + excluded.match_starts`,
       },
     });
-  if (now - (lastPrune.get(ctx) ?? 0) < PRUNE_EVERY_MS) return;
-  lastPrune.set(ctx, now);
+  const state = ctx.state.insights;
+  if (now - state.lastPruneAt < PRUNE_EVERY_MS) return;
+  state.lastPruneAt = now;
   await tx.delete(queueMinutes).where(lt(queueMinutes.minute, now - HISTORY_RETENTION_MS));
 }
 

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField } from '../../jobs';
-import { countNotifyFailure, failureReason } from '../metrics/registry';
+import { countNotifyFailure, failureReason } from '../metrics';
 import type { Email } from './mailer';
 import { mailQueue } from './schema';
 

@@ -21,7 +21,7 @@ import {
 } from '../../../test/helpers';
 import { users } from '../../db/schema';
 import { inTransaction, logOf } from '../../jobs';
-import { providerOf } from '../gameservers/routes';
+import { providerOf } from '../gameservers/service';
 import type { SimulatorProvider } from '../gameservers/simulator';
 import { recordOffence } from '../queue/cooldowns';
 import { joinQueue, queueState } from '../queue/service';

@@ -1,8 +1,9 @@
 /**
- * Queue → accept → match room → game → result, with real socket clients against the real app.
+ * Accept → match room → game → result, with real socket clients against the real app (the queue
+ * and its accept phase alone: queue/queue.test.ts).
  * Deadlines run on a manual clock: the test moves time and lets the scheduler fire due jobs.
  */
-import type { MatchState, QueuePlayer } from '@openpug/shared';
+import type { MatchState } from '@openpug/shared';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +20,10 @@ import {
 import { users } from '../../db/schema';
 import { jobs } from '../../jobs/schema';
 import type { GameServerProvider } from '../gameservers/provider';
-import { allocateJob, setProvider } from '../gameservers/routes';
+import { allocateJob } from '../gameservers/routes';
+import { setProvider } from '../gameservers/service';
 import { SimulatorProvider, simJob } from '../gameservers/simulator';
-import { acceptPhases, queueEntries } from '../queue/schema';
+import { queueEntries } from '../queue/schema';
 import { acceptJob } from '../queue/service';
 import { fairestPick } from './fairness';
 import { maps, matches, matchPlayers, matchRounds } from './schema';
@@ -108,166 +110,6 @@ beforeAll(async () => {
   await t.listen();
 });
 afterAll(() => t.close());
-
-describe('queue', () => {
-  it('refuses join without voice link, without name, twice; ready/leave outside the queue — nothing changes', async () => {
-    const noVoice = await player({ teamSpeakId: null });
-    const noName = await player({ name: '' });
-    const ok = await player();
-    expect(await queue(noVoice, 'join')).toEqual({ ok: false, msg: 'VOICE_NOT_LINKED' });
-    expect(await queue(noName, 'join')).toEqual({ ok: false, msg: 'NAME_REQUIRED' });
-    expect(await queue(ok, 'ready')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
-    expect(await queue(ok, 'leave')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
-    // No Steam account: the simulator (the default provider) needs none.
-    expect((await t.app.ctx.db.select().from(users).where(eq(users.id, ok.user.id)))[0].steamId).toBeNull();
-    expect(await queue(ok, 'join')).toEqual({ ok: true, data: { inQueue: true, count: 1 } });
-    expect(await queue(ok, 'join')).toEqual({ ok: false, msg: 'ALREADY_IN_QUEUE' });
-    expect(await queue(ok, 'ready')).toEqual({ ok: false, msg: 'NO_ACCEPT_PHASE' });
-    expect(await ack(ok, 'queue-message', { event: 'dance' })).toEqual({ ok: false, msg: 'INVALID_INPUT' });
-    expect(await queueSize()).toBe(1);
-    await expect.poll(() => last(noVoice, 'PUBLIC_QUEUE_UPDATE')).toEqual({ count: 1 });
-    const res = await t.app.inject({ method: 'GET', url: '/api/queue', headers: bearer(ok.user.token) });
-    expect(res.json()).toMatchObject({
-      inQueue: true,
-      count: 1,
-      phase: null,
-      matchId: null,
-      joinedAt: clock.now(),
-    });
-    // Closing the last socket leaves the queue once the grace period is over; a reload within it
-    // keeps the place.
-    ok.socket.disconnect();
-    await advance(14_000);
-    expect(await queueSize()).toBe(1);
-    const reloaded = await connectSocket(t.url, ok.user.token);
-    await advance(2_000);
-    expect(await queueSize()).toBe(1);
-    reloaded.disconnect();
-    await expect
-      .poll(async () => {
-        await advance(15_000);
-        return queueSize();
-      })
-      .toBe(0);
-    close([noVoice, noName]);
-  });
-
-  it('3 do not accept: they are kicked, the 7 keep their places and get the unready profiles', async () => {
-    const ps = await tenInAcceptPhase();
-    const ready = last(ps[0], 'PRIVATE_QUEUE_READY');
-    expect(ready.deadline).toBe(clock.now() + 30000);
-    expect(ready.players.map((p: QueuePlayer) => p.userId)).toEqual(ps.map((p) => p.user.id));
-    const [late, accepting] = [ps.slice(0, 3), ps.slice(3)];
-    for (const p of accepting) expect((await queue(p, 'ready')).ok).toBe(true);
-    // Double ready changes nothing.
-    expect((await queue(accepting[0], 'ready')).ok).toBe(true);
-    await expect
-      .poll(
-        () =>
-          (last(ps[0], 'PRIVATE_QUEUE_READY_UPDATE')?.players as QueuePlayer[])?.filter((p) => p.accepted)
-            .length,
-      )
-      .toBe(7);
-    await advance(29_999);
-    expect(got(late[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
-    await advance(1);
-    for (const p of late) await expect.poll(() => got(p, 'PRIVATE_QUEUE_KICK').length).toBe(1);
-    for (const p of accepting) {
-      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
-      expect(
-        last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles.map((u: { userId: string }) => u.userId),
-      ).toEqual(late.map((l) => l.user.id));
-    }
-    expect(await queueSize()).toBe(7);
-    // The deadline fired once; running the scheduler again changes nothing.
-    await advance(60_000);
-    expect(got(late[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(1);
-    // Three newcomers: the seven keep their places at the front of the new phase.
-    const newcomers = [await player(), await player(), await player()];
-    for (const p of newcomers) expect((await queue(p, 'join')).ok).toBe(true);
-    await expect.poll(() => got(accepting[0], 'PRIVATE_QUEUE_READY').length).toBe(2);
-    const second = last(accepting[0], 'PRIVATE_QUEUE_READY');
-    expect(second.players.slice(0, 7).map((p: QueuePlayer) => p.userId)).toEqual(
-      accepting.map((p) => p.user.id),
-    );
-    expect(second.players.every((p: QueuePlayer) => !p.accepted)).toBe(true);
-    for (const p of [...accepting, ...newcomers]) await queue(p, 'leave');
-    expect(await queueSize()).toBe(0);
-    close([...ps, ...newcomers]);
-  });
-
-  it('a player leaving during the accept phase counts as not accepting', async () => {
-    const ps = await tenInAcceptPhase();
-    for (const p of ps.slice(1)) await queue(p, 'ready');
-    expect(await queue(ps[0], 'leave')).toMatchObject({ ok: true, data: { inQueue: false } });
-    expect(await queue(ps[0], 'ready')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
-    await advance(30_000);
-    for (const p of ps.slice(1)) {
-      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
-      expect(last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles).toEqual([
-        { userId: ps[0].user.id, name: ps[0].user.name, avatar: null },
-      ]);
-    }
-    expect(await queueSize()).toBe(9);
-    expect(await t.app.ctx.db.select().from(matches)).toHaveLength(0);
-    for (const p of ps.slice(1)) await queue(p, 'leave');
-    close(ps);
-  });
-
-  it('declining ends the phase at once: the decliner leaves, the nine keep their places, a newcomer makes ten again', async () => {
-    const ps = await tenInAcceptPhase();
-    for (const p of ps.slice(1, 4)) expect((await queue(p, 'ready')).ok).toBe(true);
-    expect(await queue(ps[0], 'decline')).toMatchObject({ ok: true, data: { inQueue: false, count: 9 } });
-    // No waiting for the deadline: the nine hear at once who declined and keep their places.
-    for (const p of ps.slice(1)) {
-      await expect.poll(() => got(p, 'PRIVATE_QUEUE_TIMEOUT').length).toBe(1);
-      expect(last(p, 'PRIVATE_QUEUE_TIMEOUT').unreadyProfiles).toEqual([
-        { userId: ps[0].user.id, name: ps[0].user.name, avatar: null },
-      ]);
-    }
-    expect(got(ps[0], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
-    expect(await queueSize()).toBe(9);
-    expect(await queue(ps[0], 'decline')).toEqual({ ok: false, msg: 'NOT_IN_QUEUE' });
-    expect(await queue(ps[1], 'decline')).toEqual({ ok: false, msg: 'NO_ACCEPT_PHASE' });
-    // The cancelled deadline never fires.
-    await advance(30_000);
-    expect(got(ps[1], 'PRIVATE_QUEUE_TIMEOUT')).toHaveLength(1);
-    expect(got(ps[1], 'PRIVATE_QUEUE_KICK')).toHaveLength(0);
-    const newcomer = await player();
-    expect((await queue(newcomer, 'join')).ok).toBe(true);
-    await expect.poll(() => got(ps[1], 'PRIVATE_QUEUE_READY').length).toBe(2);
-    const again = last(ps[1], 'PRIVATE_QUEUE_READY');
-    expect(again.players.map((p: QueuePlayer) => p.userId)).toEqual(
-      [...ps.slice(1), newcomer].map((p) => p.user.id),
-    );
-    expect(again.players.every((p: QueuePlayer) => !p.accepted)).toBe(true);
-    for (const p of [...ps.slice(1), newcomer]) await queue(p, 'leave');
-    expect(await queueSize()).toBe(0);
-    await advance(30_000); // the second phase's deadline closes it
-    close([...ps, newcomer]);
-  });
-
-  it('concurrent joins: 25 players → two disjoint phases of exactly ten, five waiting', async () => {
-    const ps: Client[] = [];
-    for (let i = 0; i < 25; i++) ps.push(await player());
-    const replies = await Promise.all(ps.map((p) => queue(p, 'join')));
-    expect(replies.every((r) => r.ok)).toBe(true);
-    const rows = await t.app.ctx.db.select().from(queueEntries);
-    expect(rows).toHaveLength(25);
-    const phases = (await t.app.ctx.db.select().from(acceptPhases)).filter((p) => p.status === 'open');
-    expect(phases).toHaveLength(2);
-    const all = phases.flatMap((p) => p.playerIds);
-    expect(new Set(all).size).toBe(20);
-    expect(rows.filter((r) => r.phaseId === null)).toHaveLength(5);
-    for (const p of ps)
-      await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(all.includes(p.user.id) ? 1 : 0);
-    // Everyone leaves; the phases end at their deadline without a match.
-    await Promise.all(ps.map((p) => queue(p, 'leave')));
-    await advance(30_000);
-    expect(await queueSize()).toBe(0);
-    close(ps);
-  });
-});
 
 describe('match room', () => {
   let ps: Client[];

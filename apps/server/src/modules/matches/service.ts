@@ -64,7 +64,9 @@ import { buildState, isRostered, type MatchRow, type PlayerRow, toPlayer, toStat
 
 // What other modules read of a match's state (voice channels follow a live match).
 export { matchStateOf } from './lifecycle';
+export { reliabilityOf } from './reliability';
 export { isRostered, type MatchRow } from './state';
+export { recentResults } from './stats';
 
 /** Whether the match is live now (active, on its game server, playing). */
 export async function isMatchLive(db: Db, matchId: string): Promise<boolean> {

@@ -20,7 +20,7 @@ import {
 import { users } from '../../db/schema';
 import { inTransaction, logOf } from '../../jobs';
 import { pollArenaServers } from '../arena/service';
-import { providerOf } from '../gameservers/routes';
+import { providerOf } from '../gameservers/service';
 import type { SimulatorProvider } from '../gameservers/simulator';
 import { FakeMatchzyServer } from '../gameservers/testing/fake-matchzy';
 import { getStatus } from '../presence/service';

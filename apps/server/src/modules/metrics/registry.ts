@@ -17,7 +17,10 @@ export interface AppMetrics {
   notifyFailures: Counter<'channel' | 'reason'>;
 }
 
-const byContext = new WeakMap<object, AppMetrics>();
+/** The metrics module's per-app state (`ctx.state.metrics`): the registry, once installMetrics ran. */
+export interface MetricsModuleState {
+  app?: AppMetrics;
+}
 
 /** Creates the registry of one app (with the process and Node defaults). */
 export function createMetrics(): AppMetrics {
@@ -40,11 +43,11 @@ export function createMetrics(): AppMetrics {
 }
 
 export function attachMetrics(ctx: AppContext, metrics: AppMetrics): void {
-  byContext.set(ctx, metrics);
+  ctx.state.metrics.app = metrics;
 }
 
 export function metricsOf(ctx: AppContext): AppMetrics | undefined {
-  return byContext.get(ctx);
+  return ctx.state.metrics.app;
 }
 
 const CHANNELS = new Set(['whatsapp', 'discord', 'push', 'email']);

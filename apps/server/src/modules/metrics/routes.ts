@@ -88,7 +88,9 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 
-  // Timed here rather than with reply.elapsed, which this Fastify leaves NaN in onResponse.
+  // Timed here rather than with reply.elapsed, which this Fastify leaves NaN in onResponse. Keyed
+  // by the request object: per request and gone with it, not a per-app singleton (those live on
+  // ctx.state).
   const started = new WeakMap<object, bigint>();
   app.addHook('onRequest', async (request) => {
     started.set(request, process.hrtime.bigint());

@@ -1,2 +1,2 @@
 // The mobile module's entry for other modules: Web Push to a player's phone app.
-export { hasPushSubscription, pushToUsers } from './push';
+export { hasPushSubscription, type MobileModuleState, pushToUsers } from './push';

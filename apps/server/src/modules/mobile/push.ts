@@ -125,13 +125,17 @@ function retryAfterMs(header: string | undefined): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-const keysOf = new WeakMap<AppContext, VapidKeys>();
+/** The mobile module's per-app state (`ctx.state.mobile`). */
+export interface MobileModuleState {
+  /** Loaded once per app, before the module's routes serve (mobile/routes.ts). */
+  vapidKeys?: VapidKeys;
+}
 /** Loads the keys once per app, before the module's routes serve (mobile/routes.ts). */
 export async function initVapidKeys(ctx: AppContext): Promise<void> {
-  keysOf.set(ctx, await loadVapidKeys(ctx.config, ctx.db));
+  ctx.state.mobile.vapidKeys = await loadVapidKeys(ctx.config, ctx.db);
 }
 export function vapidKeys(ctx: AppContext): VapidKeys {
-  const k = keysOf.get(ctx);
+  const k = ctx.state.mobile.vapidKeys;
   if (!k) throw new Error('VAPID keys not loaded yet');
   return k;
 }

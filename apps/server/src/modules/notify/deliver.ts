@@ -5,9 +5,12 @@
  */
 import type { Locale } from '@openpug/shared';
 import type { AppContext } from '../../context';
-import { countNotifyFailure, failureReason } from '../metrics/registry';
+import { countNotifyFailure, failureReason } from '../metrics';
 
-const pending = new WeakMap<AppContext, Set<Promise<unknown>>>();
+/** The notify module's per-app state (`ctx.state.notify`): the deliveries under way. */
+export interface NotifyModuleState {
+  pending: Set<Promise<unknown>>;
+}
 
 interface Log {
   warn(o: object, m: string): void;
@@ -65,8 +68,7 @@ export async function withRetries(
 
 /** Starts a delivery without waiting for it. */
 export function deliverInBackground(ctx: AppContext, label: string, send: () => Promise<void>): void {
-  const set = pending.get(ctx) ?? new Set();
-  pending.set(ctx, set);
+  const set = ctx.state.notify.pending;
   const p = withRetries(ctx, label, send).catch(() => false);
   set.add(p);
   void p.finally(() => set.delete(p));
@@ -74,8 +76,7 @@ export function deliverInBackground(ctx: AppContext, label: string, send: () => 
 
 /** Runs a listener body in the background (errors logged), so the bus returns at once. */
 export function inBackground(ctx: AppContext, label: string, fn: () => Promise<void>): void {
-  const set = pending.get(ctx) ?? new Set();
-  pending.set(ctx, set);
+  const set = ctx.state.notify.pending;
   const p = fn().catch((err) => {
     countNotifyFailure(ctx, label, 'fanout');
     logOf(ctx).error({ err, label }, 'notification fan-out failed');
@@ -89,8 +90,8 @@ export async function notificationsSettled(ctx: AppContext): Promise<void> {
   for (;;) {
     // Bus handlers after the first start in later microtasks; let them all register first.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const set = pending.get(ctx);
-    if (!set || set.size === 0) return;
+    const set = ctx.state.notify.pending;
+    if (set.size === 0) return;
     await Promise.allSettled([...set]);
   }
 }

@@ -51,7 +51,7 @@ function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
   app.addHook('onReady', () => inTransaction(ctx.db, armAfterGrace, logOf(ctx)).then(() => undefined));
 }
 
-export function presenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function presenceModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     ctx.realtime.onAuthenticated((_socket, userId) => markOnline(ctx, userId));
     ctx.realtime.onSignedOut(async (_socket, userId) => {

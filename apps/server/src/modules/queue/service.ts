@@ -30,7 +30,7 @@ import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
-import { recordMatchStart, recordQueueCount } from '../insights/history';
+import { recordMatchStart, recordQueueCount } from '../insights/service';
 import { createMatch, findLiveMatchId } from '../matches/service';
 import { refuseBanned } from '../moderation/sanctions';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
@@ -77,7 +77,11 @@ export async function queueCount(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-const countTimers = new WeakMap<AppContext, NodeJS.Timeout>();
+/** The queue module's per-app state (`ctx.state.queue`). */
+export interface QueueModuleState {
+  /** The pending coalesced PUBLIC_QUEUE_UPDATE (broadcastCount). */
+  countTimer?: NodeJS.Timeout;
+}
 /** Milliseconds over which queue-count broadcasts are coalesced (one broadcast carries the latest count). */
 export const COUNT_BROADCAST_MS = 50;
 
@@ -87,15 +91,15 @@ export const COUNT_BROADCAST_MS = 50;
  */
 async function broadcastCount(ctx: AppContext, tx: Db, after: After): Promise<number> {
   after.add(() => {
-    if (countTimers.has(ctx)) return;
+    if (ctx.state.queue.countTimer) return;
     const timer = setTimeout(() => {
-      countTimers.delete(ctx);
+      ctx.state.queue.countTimer = undefined;
       queueCount(ctx.db)
         .then((count) => ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count }))
         .catch((err) => logOf(ctx).error({ err }, 'queue count broadcast failed'));
     }, COUNT_BROADCAST_MS);
     timer.unref?.();
-    countTimers.set(ctx, timer);
+    ctx.state.queue.countTimer = timer;
   });
   const count = await queueCount(tx);
   await recordQueueCount(ctx, tx, count);

@@ -115,7 +115,7 @@ export function popupPage(targetOrigin: string, message: object, text: string, n
 </script></body></html>`;
 }
 
-export function steamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function steamModule(ctx: AppContext): FastifyPluginAsyncZod {
   /** One use per nonce across every instance (steam/schema.ts); old nonces go as new ones come. */
   const claimNonce = async (nonce: string): Promise<boolean> => {
     const now = ctx.clock.now();

@@ -98,12 +98,9 @@ export function channelName(matchId: string, teamName: string): string {
   return `${CHANNEL_PREFIX}${matchId.slice(0, 8)} ${teamName}`.slice(0, MAX_NAME).trimEnd();
 }
 
-const syncing = new WeakMap<AppContext, Set<string>>();
-
 /** One sync of a live match's channels; never throws (the voice server may be down). */
 export async function syncMatchChannels(ctx: AppContext, matchId: string): Promise<void> {
-  const running = syncing.get(ctx) ?? new Set<string>();
-  syncing.set(ctx, running);
+  const running = ctx.state.voice.syncing;
   if (running.has(matchId)) return; // the previous run still waits for the voice server
   running.add(matchId);
   try {

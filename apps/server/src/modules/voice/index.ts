@@ -15,7 +15,13 @@ import { SimulatedVoiceServer } from './simulated';
 import type { VoiceServer } from './types';
 
 export { openVoiceChannels, voiceStateOf } from './channels';
-export type { VoiceServer } from './types';
+export { VoiceIdentityNotConnectedError, type VoiceServer } from './types';
+
+/** The voice module's per-app state (`ctx.state.voice`). */
+export interface VoiceModuleState {
+  /** Matches whose team channels are being synced now (channels.ts: one run at a time). */
+  syncing: Set<string>;
+}
 
 type Log = {
   info(obj: object, msg: string): void;

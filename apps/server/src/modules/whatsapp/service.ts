@@ -21,18 +21,18 @@ import {
 } from './provider';
 import { whatsAppFailures, whatsAppMessages } from './schema';
 
-const senders = new WeakMap<AppContext, WhatsAppSender>();
+/** The WhatsApp module's per-app state (`ctx.state.whatsapp`). */
+export interface WhatsAppModuleState {
+  /** The Cloud API or the dev outbox, created on first use; tests swap it. */
+  sender?: WhatsAppSender;
+}
 export function whatsAppSender(ctx: AppContext): WhatsAppSender {
-  let s = senders.get(ctx);
-  if (!s) {
-    s = createWhatsAppSender(ctx.config, ctx.db, () => ctx.clock.now());
-    senders.set(ctx, s);
-  }
-  return s;
+  ctx.state.whatsapp.sender ??= createWhatsAppSender(ctx.config, ctx.db, () => ctx.clock.now());
+  return ctx.state.whatsapp.sender;
 }
 /** Tests swap the sender. */
 export function setWhatsAppSender(ctx: AppContext, sender: WhatsAppSender): void {
-  senders.set(ctx, sender);
+  ctx.state.whatsapp.sender = sender;
 }
 
 /** Order of the delivery statuses: a late `sent` never overwrites `read`; `failed` is final. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { publicUserSchema } from '../accounts';
 import { listQuerySchema } from '../list';
 import { userStatusSchema } from '../status';
+import { publicUserSchema } from './index';
 
 /**
- * Users contract (docs/contract.md §3, §7; server module `users`): the User as lists, cards and
+ * Users as other players see them (docs/contract.md §3, §7; server `accounts/directory.ts`): the User as lists, cards and
  * friend items show it, the player directory and the public user card.
  */
 

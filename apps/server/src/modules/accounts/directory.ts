@@ -1,6 +1,7 @@
 /**
  * Users as other players see them: the SocialUser shape of docs/contract.md §3 (friend items, directory rows,
- * the user card). Reads users only through the accounts service; adds rank and live status.
+ * the user card), with rank and live status. Served by `GET /api/users` and `GET /api/users/:id`
+ * (routes.ts); other modules (friends) use it through service.ts.
  */
 import {
   type DirectoryUser,
@@ -12,8 +13,8 @@ import {
   type UsersQuery,
 } from '@openpug/shared';
 import type { AppContext } from '../../context';
-import { findUserById, findUsersByIds, findUsersPage, ranksOfUsers, type UserRow } from '../accounts/service';
 import { getStatuses } from '../presence/service';
+import { findUserById, findUsersByIds, findUsersPage, ranksOfUsers, type UserRow } from './service';
 
 /**
  * The user's Matrix id, `@<userId>:<server>` as the chat module provisions it (server name:
