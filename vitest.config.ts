@@ -34,6 +34,7 @@ const notEngineDependent = [
   'test/authorization-matrix.test.ts',
   'test/private-fields.test.ts',
   'test/upload-limits.test.ts',
+  'test/module-state.test.ts',
   'test/matrix/client.test.ts',
   'src/main.test.ts',
   'src/config.test.ts',

@@ -8,6 +8,7 @@ import type { Database, Db } from './db/client';
 import type { EventBus } from './events';
 import type { Scheduler } from './jobs/scheduler';
 import type { AccountsModuleState } from './modules/accounts/service';
+import type { ArenaModuleState } from './modules/arena/service';
 import type { Tokens } from './modules/auth/tokens';
 import type { ChatModuleState } from './modules/chat/service';
 import type { DiscordModuleState } from './modules/discord/service';
@@ -18,6 +19,7 @@ import type { Mailer } from './modules/mail/mailer';
 import type { MetricsModuleState } from './modules/metrics';
 import type { MobileModuleState } from './modules/mobile';
 import type { NotifyModuleState } from './modules/notify';
+import type { PresenceModuleState } from './modules/presence/service';
 import type { QueueModuleState } from './modules/queue/service';
 import type { VoiceModuleState } from './modules/voice';
 import type { VoiceServer } from './modules/voice/types';
@@ -59,6 +61,7 @@ export interface AppContext {
 /** Every module's per-app state; a module without state has no slot. */
 export interface ModuleState {
   accounts: AccountsModuleState;
+  arena: ArenaModuleState;
   chat: ChatModuleState;
   discord: DiscordModuleState;
   drops: DropsModuleState;
@@ -67,6 +70,7 @@ export interface ModuleState {
   metrics: MetricsModuleState;
   mobile: MobileModuleState;
   notify: NotifyModuleState;
+  presence: PresenceModuleState;
   queue: QueueModuleState;
   voice: VoiceModuleState;
   whatsapp: WhatsAppModuleState;
@@ -79,6 +83,7 @@ export interface ModuleState {
 export function createModuleState(): ModuleState {
   return {
     accounts: {},
+    arena: { polling: false },
     chat: {},
     discord: {},
     drops: {},
@@ -87,6 +92,7 @@ export function createModuleState(): ModuleState {
     metrics: {},
     mobile: {},
     notify: { pending: new Set() },
+    presence: { closing: false },
     queue: {},
     voice: { syncing: new Set() },
     whatsapp: {},

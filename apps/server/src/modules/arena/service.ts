@@ -163,15 +163,19 @@ async function playersOn(ctx: AppContext, row: ArenaRow): Promise<string[] | nul
   }
 }
 
-const polling = new WeakSet<AppContext>();
+/** The arena module's per-app state (`ctx.state.arena`). */
+export interface ArenaModuleState {
+  /** A poll is under way (it may wait on a slow server): the next one does not start. */
+  polling: boolean;
+}
 
 /**
  * Asks every server who is on it and stores the answers; inArena follows (see the top). False when
  * a poll was already under way, so this one did not run.
  */
 export async function pollArenaServers(ctx: AppContext): Promise<boolean> {
-  if (polling.has(ctx)) return false; // the previous poll is still waiting for a slow server
-  polling.add(ctx);
+  if (ctx.state.arena.polling) return false; // the previous poll is still waiting for a slow server
+  ctx.state.arena.polling = true;
   try {
     const rows = await listArenaServers(ctx.db);
     if (rows.length === 0) return true; // a deleted server's players left the arena at once
@@ -196,7 +200,7 @@ export async function pollArenaServers(ctx: AppContext): Promise<boolean> {
     );
     return true;
   } finally {
-    polling.delete(ctx);
+    ctx.state.arena.polling = false;
   }
 }
 

@@ -49,18 +49,22 @@ export async function getStatuses(ctx: AppContext, ids: readonly string[]): Prom
   return result;
 }
 
-/**
- * Apps shutting down: sockets are being closed and the Redis adapter may already be gone, so
- * nothing more is pushed or asked through it (a closed adapter rejects unhandled).
- */
-const closing = new WeakSet<AppContext>();
+/** The presence module's per-app state (`ctx.state.presence`). */
+export interface PresenceModuleState {
+  /**
+   * The app is shutting down: sockets are being closed and the Redis adapter may already be gone,
+   * so nothing more is pushed or asked through it (a closed adapter rejects unhandled).
+   */
+  closing: boolean;
+}
+
 export function stopPushing(ctx: AppContext): void {
-  closing.add(ctx);
+  ctx.state.presence.closing = true;
 }
 
 /** Pushes a status to the user's friends and to the user's own tabs. */
 export function pushStatus(ctx: AppContext, userId: string, status: UserStatus): void {
-  if (closing.has(ctx)) return;
+  if (ctx.state.presence.closing) return;
   ctx.realtime.toRoom(socialRoom(userId), 'socialChangedStatus', { userId, status });
   // The accounts module declares privateUserUpdate with the Profile fields; the status object is
   // merged into the stored user the same way (the own card shows it).
@@ -112,11 +116,11 @@ export async function markOnline(ctx: AppContext, userId: string): Promise<void>
 export async function markMaybeOffline(ctx: AppContext, userId: string): Promise<boolean> {
   // While the app shuts down every socket closes at once; the next start (or another instance)
   // settles presence, and the Redis adapter must not be asked anything once it is closing.
-  if (closing.has(ctx) || (await ctx.realtime.socketCount(userId)) > 0) return false;
-  if (closing.has(ctx)) return false;
+  if (ctx.state.presence.closing || (await ctx.realtime.socketCount(userId)) > 0) return false;
+  if (ctx.state.presence.closing) return false;
   const current = await getStatus(ctx, userId);
   if (current.online) await patchStatus(ctx, userId, { online: false, lastSeen: ctx.clock.now() });
-  if (!closing.has(ctx) && (await ctx.realtime.socketCount(userId)) > 0) {
+  if (!ctx.state.presence.closing && (await ctx.realtime.socketCount(userId)) > 0) {
     await markOnline(ctx, userId);
     return false;
   }
@@ -135,7 +139,7 @@ export async function sweepStaleOnline(ctx: AppContext): Promise<void> {
     .from(userStatus)
     .where(sql`(${userStatus.status} ->> 'online')::boolean`);
   // Shutting down: the Redis adapter must not be asked anything (see markMaybeOffline).
-  if (stored.length === 0 || closing.has(ctx)) return;
+  if (stored.length === 0 || ctx.state.presence.closing) return;
   const connected = await ctx.realtime.connectedUserIds();
   for (const { userId } of stored) {
     if (connected.has(userId)) continue;
