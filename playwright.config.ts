@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_PATH, chromiumArgs } from './e2e/helpers/chromium';
 import { allow } from './e2e/helpers/time';
 
 // Browser tests drive Debian's Chromium against the built server on a fresh data directory.
@@ -81,15 +82,9 @@ export default defineConfig({
     colorScheme: 'dark',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
+        ...chromiumArgs,
         // A fake microphone (a beeping tone) for the voice-recorder journey; no prompt.
         '--use-fake-device-for-media-stream',
         '--use-fake-ui-for-media-stream',

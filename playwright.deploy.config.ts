@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_PATH, chromiumArgs } from './e2e/helpers/chromium';
 import { allow } from './e2e/helpers/time';
 
 // The deploy journey (e2e/deploy/*.deploy.ts): the production topology of deploy/ started by
@@ -35,16 +36,8 @@ export default defineConfig({
     locale: 'en-US',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: chromiumArgs,
     },
   },
   webServer: {

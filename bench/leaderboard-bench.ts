@@ -20,19 +20,13 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
 import { openPostgres } from '../apps/server/src/db/client';
 import { createTokens } from '../apps/server/src/modules/auth/tokens';
+import { arg, benchConfig, hardStop } from './lib';
 
-const arg = (name: string, def: number) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const PLAYERS = arg('players', 100_000);
 const MATCHES = arg('matches', 100_000);
-const hardStop = setTimeout(() => {
-  console.error('leaderboard-bench: hard time limit reached');
-  process.exit(2);
-}, 600_000);
-hardStop.unref();
+hardStop('leaderboard-bench', 600_000);
 
 const baseUrl = process.env.DATABASE_URL;
 if (!baseUrl) {
@@ -127,14 +121,7 @@ async function main() {
 
     const app = await buildApp(
       {
-        config: loadConfig({
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          PORT: '0',
-          DATA_DIR: '/tmp/openpug-bench',
-          RATE_LIMIT_PER_MIN: '0',
-          JOBS_POLL_MS: '0',
-        }),
+        config: benchConfig(),
         database,
         db: database.db,
         tokens: createTokens(randomBytes(32).toString('hex')),

@@ -14,85 +14,23 @@
  *
  * Target: p99 < 50 ms on both. Stops by itself (hard limit 5 minutes).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
-import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
 import { users } from '../apps/server/src/db/schema';
-import { createTokens } from '../apps/server/src/modules/auth/tokens';
+import { arg, hardStop, openDatabase, pct, startBenchApp } from './lib';
 
-const arg = (name: string, def: number) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const CLIENTS = arg('clients', 1000);
 const CONCURRENCY = arg('concurrency', 1);
 const GROUPS = Math.floor(CLIENTS / 10);
-const hardStop = setTimeout(() => {
-  console.error('queue-bench: hard time limit reached');
-  process.exit(2);
-}, 300_000);
-hardStop.unref();
-
-async function openDatabase(): Promise<{ database: Database; drop: () => Promise<void>; kind: string }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = openPglite();
-    await database.migrate();
-    return { database, drop: async () => {}, kind: 'PGlite (in memory)' };
-  }
-  const name = `openpug_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = openPostgres(u.toString());
-  await database.migrate();
-  return {
-    database,
-    kind: 'PostgreSQL',
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+hardStop('queue-bench', 300_000);
 
 async function main() {
   const { database, drop, kind } = await openDatabase();
-  const secret = randomBytes(32).toString('hex');
-  const app = await buildApp(
-    {
-      config: loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-        DATA_DIR: '/tmp/openpug-bench',
-        RATE_LIMIT_PER_MIN: '0',
-        ACCEPT_TIMEOUT_MS: '120000',
-        PICK_TIMEOUT_MS: '600000',
-        JOBS_POLL_MS: '0',
-      }),
-      database,
-      db: database.db,
-      tokens: createTokens(secret),
-      clock: { now: () => Date.now() },
-      version: 'bench',
-    },
-    { logger: false, webDist: '/nonexistent' },
-  );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, url, tokens } = await startBenchApp(database, {
+    ACCEPT_TIMEOUT_MS: '120000',
+    PICK_TIMEOUT_MS: '600000',
+  });
 
-  const tokens = createTokens(secret);
   const people = Array.from({ length: GROUPS * 10 }, (_, i) => ({
     id: randomUUID(),
     name: `bench-${i}`,

@@ -22,57 +22,15 @@
  *
  * Target: each flood phase's probe p50 < 2 × the baseline p50. Hard limit 3 minutes.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
-import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
 import { friendRequests, users } from '../apps/server/src/db/schema';
-import { createTokens } from '../apps/server/src/modules/auth/tokens';
+import { arg, hardStop, openDatabase, pct, startBenchApp } from './lib';
 
-const arg = (name: string, def: number) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const DURATION_MS = arg('seconds', 5) * 1000;
 const RATE = arg('rate', 8000);
 const PROBE_INTERVAL_MS = 100; // 10 a second: well within a player's socket budget (20/s)
-const hardStop = setTimeout(() => {
-  console.error('socket-flood-bench: hard time limit reached');
-  process.exit(2);
-}, 180_000);
-hardStop.unref();
-
-async function openDatabase(): Promise<{ database: Database; drop: () => Promise<void>; kind: string }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = openPglite();
-    await database.migrate();
-    return { database, drop: async () => {}, kind: 'PGlite (in memory)' };
-  }
-  const name = `openpug_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = openPostgres(u.toString());
-  await database.migrate();
-  return {
-    database,
-    kind: 'PostgreSQL',
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+hardStop('socket-flood-bench', 180_000);
 
 function runWorker<T>(data: Record<string, unknown>): Promise<T> {
   const worker = new Worker(new URL('./socket-flood-clients.mjs', import.meta.url), { workerData: data });
@@ -95,27 +53,7 @@ interface FloodStats {
 
 async function main() {
   const { database, drop, kind } = await openDatabase();
-  const secret = randomBytes(32).toString('hex');
-  const app = await buildApp(
-    {
-      config: loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-        DATA_DIR: '/tmp/openpug-bench',
-        RATE_LIMIT_PER_MIN: '0',
-        JOBS_POLL_MS: '0',
-      }),
-      database,
-      db: database.db,
-      tokens: createTokens(secret),
-      clock: { now: () => Date.now() },
-      version: 'bench',
-    },
-    { logger: false, webDist: '/nonexistent' },
-  );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, url, tokens } = await startBenchApp(database);
 
   // The probe, their friend, and the signed-in flooder (also the friend's friend, so each of its
   // events that gets through costs the same read as the probe's).
@@ -135,7 +73,6 @@ async function main() {
       acceptedAt: new Date(),
     })),
   );
-  const tokens = createTokens(secret);
   const probeToken = (await tokens.sign(probe.id)).token;
   const flooderToken = (await tokens.sign(flooder.id)).token;
 

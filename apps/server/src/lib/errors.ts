@@ -2,7 +2,7 @@
  * Refusals: every refused call answers `{ errors: { msg: KEY } }` with a catalogue key (docs/contract.md §8)
  * and a fitting status. Never a stack trace, never a 500 for bad input.
  */
-import { ERROR_KEYS, type ErrorDetail, type ErrorKey, errorBody } from '@openpug/shared';
+import { ERROR_KEYS, type ErrorDetail, type ErrorKey, errorBody, errorBodySchema } from '@openpug/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -24,6 +24,14 @@ export const forbidden = (key: ErrorKey = 'UNAUTHORIZED') => new AppError(403, k
 export const notFound = (key: ErrorKey = 'NOT_FOUND') => new AppError(404, key);
 export const conflict = (key: ErrorKey) => new AppError(409, key);
 export const unprocessable = (key: ErrorKey) => new AppError(422, key);
+
+/** The refusal statuses a route documents (its OpenAPI `response` entries), each with the error body. */
+export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof errorBodySchema> {
+  return Object.fromEntries(statuses.map((status) => [status, errorBodySchema])) as Record<
+    S,
+    typeof errorBodySchema
+  >;
+}
 
 const knownKeys = new Set<string>(ERROR_KEYS);
 

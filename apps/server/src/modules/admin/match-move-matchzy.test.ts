@@ -1,29 +1,12 @@
-/**
- * An admin moves a match between two CS2 servers of the pool running MatchZy (the fake rebuilt
- * from MatchZy's source, gameservers/testing/fake-matchzy.ts): the match is ended on the server it
- * leaves (`get5_endmatch`, ConsoleCommands.cs:469), the next free pool server loads it with a new
- * webhook secret (`matchzy_loadmatch_url`), and the old server can no longer post into the match.
- */
-import net from 'node:net';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createTestApp,
-  createTestUser,
-  manualClock,
-  startMatch,
-  type TestApp,
-} from '../../../test/helpers';
+import { bearer, createTestUser, manualClock, startMatch } from '../../../test/helpers';
+import { createMatchTestApp, type MatchTestApp } from '../../../test/match-app';
 import { leaseOfMatch } from '../gameservers/leases';
-import { MatchzyProvider } from '../gameservers/matchzy-provider';
-import { setProvider } from '../gameservers/service';
 import { FakeMatchzyServer } from '../gameservers/testing/fake-matchzy';
-import { matches } from '../matches/schema';
 
 const RCON_PASSWORD = 'rcon-pw';
 const clock = manualClock();
-let t: TestApp;
+let t: MatchTestApp;
 let one: FakeMatchzyServer;
 let two: FakeMatchzyServer;
 let steamSeq = 7000;
@@ -31,34 +14,13 @@ let steamSeq = 7000;
 beforeAll(async () => {
   one = await new FakeMatchzyServer(RCON_PASSWORD).listen();
   two = await new FakeMatchzyServer(RCON_PASSWORD).listen();
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  const publicUrl = `http://127.0.0.1:${port}`;
-  t = await createTestApp({
+  t = await createMatchTestApp({
     clock,
+    matchzy: { servers: [one, two], password: RCON_PASSWORD },
     env: {
-      GAME_SERVER_PROVIDER: 'matchzy',
-      CS2_SERVERS: [one, two].map((f) => `rcon://:${RCON_PASSWORD}@127.0.0.1:${f.port}`).join(','),
-      CS2_RCON_TIMEOUT_MS: '2000',
-      PUBLIC_URL: publicUrl,
-      PICK_TIMEOUT_MS: '1000',
-      MATCH_MAP_POOL: 'de_dust2',
-      JOBS_POLL_MS: '0',
       MATCH_CONNECT_TIMEOUT_MS: '0',
     },
   });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  t.url = publicUrl;
-  setProvider(
-    t.app.ctx,
-    new MatchzyProvider(t.app.ctx, t.app.ctx.config.cs2Servers, {
-      timeoutMs: 2_000,
-      loadChecks: 5,
-      loadCheckIntervalMs: 200,
-    }),
-  );
 });
 afterAll(async () => {
   await t?.close();
@@ -66,12 +28,8 @@ afterAll(async () => {
   await two?.close();
 });
 
-const advance = async (ms: number) => {
-  clock.advance(ms);
-  await t.app.ctx.jobs.runDue();
-};
-const matchRow = async (id: string) =>
-  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const advance = (ms: number) => t.advance(ms);
+const matchRow = (id: string) => t.matchRow(id);
 
 describe('move on MatchZy', () => {
   it('ends the match on the old server, loads it on the other one, and the old one is shut out', async () => {

@@ -30,7 +30,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { badRequest, conflict, errorResponses, notFound } from '../../lib/errors';
 import { findUserById, findUserIdsByRole, updateUser } from '../accounts/service';
 import { currentUserId, requireAdmin } from '../auth/guard';
 import { cancelMatchByAdmin, getMatchState } from '../matches/service';
@@ -102,11 +102,7 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
           params: z.object({ id: idSchema }),
           response: {
             200: matchStateSchema,
-            401: errorBodySchema,
-            403: errorBodySchema,
-            404: errorBodySchema,
-            409: errorBodySchema,
-            422: errorBodySchema,
+            ...errorResponses(401, 403, 404, 409, 422),
           },
         },
       },
@@ -132,12 +128,7 @@ export function adminModule(ctx: AppContext): FastifyPluginAsyncZod {
     // ---- match tools (match-tools.ts) ----
     const matchToolResponses = {
       200: matchStateSchema,
-      400: errorBodySchema,
-      401: errorBodySchema,
-      403: errorBodySchema,
-      404: errorBodySchema,
-      409: errorBodySchema,
-      422: errorBodySchema,
+      ...errorResponses(400, 401, 403, 404, 409, 422),
     };
     const matchTool = <B extends z.ZodType<{ reason: string }>>(
       path: string,

@@ -7,7 +7,6 @@
 import {
   chatModerationSchema,
   chatSessionResponseSchema,
-  errorBodySchema,
   matrixAvatarParamsSchema,
   productUserIdOf,
 } from '@openpug/shared';
@@ -15,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { embeddedServerName, embeddedSharedSecret } from '../../homeserver';
-import { AppError } from '../../lib/errors';
+import { AppError, errorResponses } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { setChatRevoker, setMatrixSessionProvider } from '../accounts/session';
 import { currentUserId, requireAuth } from '../auth/guard';
@@ -128,13 +127,7 @@ export const chatModule =
           body: chatModerationSchema,
           response: {
             200: z.object({ ok: z.literal(true) }),
-            400: errorBodySchema,
-            401: errorBodySchema,
-            403: errorBodySchema,
-            404: errorBodySchema,
-            409: errorBodySchema,
-            422: errorBodySchema,
-            503: errorBodySchema,
+            ...errorResponses(400, 401, 403, 404, 409, 422, 503),
           },
         },
       },

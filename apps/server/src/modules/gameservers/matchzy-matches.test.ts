@@ -1,19 +1,10 @@
-/**
- * Whole matches as MatchZy (shobhit-pathak/MatchZy ef289d5) plays and reports them, replayed
- * through the real webhook and ingest path by the fake rebuilt from its source
- * (testing/fake-matchzy.ts): the events are built by the fake the way MatchZy builds them
- * (round_end Utility.cs:1040-1078, map_result Utility.cs:840-886, series_end
- * MatchManagement.cs:578-607) and delivered out of order and repeatedly, as MatchZy's
- * independent tasks can. Regulation, overtime, draw, surrender, a player who never connects, one
- * who drops mid-match (a leaver), a server restarted mid-match; and no database transaction waits for a silent CS2 server.
- */
-import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createTestUser, manualClock, startMatch, type TestApp } from '../../../test/helpers';
+import { createTestUser, manualClock, startMatch } from '../../../test/helpers';
+import { createMatchTestApp, type MatchTestApp } from '../../../test/match-app';
 import { users } from '../../db/schema';
 import { jobs } from '../../jobs/schema';
-import { matches, matchPlayers, matchRounds } from '../matches/schema';
+import { matchPlayers, matchRounds } from '../matches/schema';
 import { banJob, pickJob, staleJob } from '../matches/service';
 import { queueState } from '../queue/service';
 import { SERIES_END_TAIL_MS } from './ingest';
@@ -26,20 +17,11 @@ import { FakeMatchzyServer, type TeamNo } from './testing/fake-matchzy';
 const RCON_PASSWORD = 'rcon-pw';
 const STALE_TIMEOUT_MS = 1_200_000;
 const clock = manualClock();
-let t: TestApp;
+let t: MatchTestApp;
 let fake: FakeMatchzyServer;
 let steamSeq = 5000;
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
-
-const matchRow = async (id: string) =>
-  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const matchRow = (id: string) => t.matchRow(id);
 const eloOf = async (id: string) => (await t.app.ctx.db.select().from(users).where(eq(users.id, id)))[0].elo;
 const playerRows = (id: string) =>
   t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, id));
@@ -183,32 +165,16 @@ async function expectResult(
 
 beforeAll(async () => {
   fake = await new FakeMatchzyServer(RCON_PASSWORD).listen();
-  const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
-  t = await createTestApp({
+  t = await createMatchTestApp({
     clock,
+    mapPool: null,
+    matchzy: { servers: [fake], password: RCON_PASSWORD },
     env: {
-      GAME_SERVER_PROVIDER: 'matchzy',
-      CS2_SERVERS: `rcon://:${RCON_PASSWORD}@127.0.0.1:${fake.port}`,
-      CS2_RCON_TIMEOUT_MS: '2000',
-      PUBLIC_URL: publicUrl,
-      PICK_TIMEOUT_MS: '1000',
       BAN_TIMEOUT_MS: '1000',
-      JOBS_POLL_MS: '0',
       MATCH_LIVE_TIMEOUT_MS: '600000',
       MATCH_STALE_TIMEOUT_MS: String(STALE_TIMEOUT_MS),
     },
   });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  t.url = publicUrl;
-  setProvider(
-    t.app.ctx,
-    new MatchzyProvider(t.app.ctx, t.app.ctx.config.cs2Servers, {
-      timeoutMs: 2_000,
-      loadChecks: 5,
-      loadCheckIntervalMs: 200,
-    }),
-  );
 });
 afterAll(async () => {
   await t.close();

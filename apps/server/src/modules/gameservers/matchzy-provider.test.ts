@@ -1,17 +1,8 @@
-/**
- * The MatchZy provider against a fake CS2 server that speaks RCON over TCP, fetches the match
- * config from the running app and posts MatchZy events to the remote log URL it was given:
- * allocation, the numeric match id, a whole match with Elo, a one-server pool, a refused RCON
- * password, a server that does not load the match, release on any cancellation, the live and
- * stale deadlines, the load as a persisted job across a crash, the config route's refusals.
- */
-import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
-  connectSocket,
   createTestApp,
   createTestUser,
   manualClock,
@@ -19,10 +10,11 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { createMatchTestApp, type MatchTestApp } from '../../../test/match-app';
 import { users } from '../../db/schema';
 import { inTransaction } from '../../jobs';
 import { jobs } from '../../jobs/schema';
-import { matches, matchPlayers } from '../matches/schema';
+import { matchPlayers } from '../matches/schema';
 import { banJob, cancelMatch, pickJob, staleJob } from '../matches/service';
 import { SERIES_END_TAIL_MS } from './ingest';
 import { bookServer, leaseOfMatch, releaseLease } from './leases';
@@ -35,21 +27,11 @@ const RCON_PASSWORD = 'rcon-pw';
 const LIVE_TIMEOUT_MS = 600_000;
 const STALE_TIMEOUT_MS = 1_200_000;
 const clock = manualClock();
-let t: TestApp;
+let t: MatchTestApp;
 let fake: FakeMatchzyServer;
-let publicUrl: string;
 let steamSeq = 0;
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
-
-const matchRow = async (id: string) =>
-  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const matchRow = (id: string) => t.matchRow(id);
 const eloOf = async (id: string) => (await t.app.ctx.db.select().from(users).where(eq(users.id, id)))[0].elo;
 
 interface Started {
@@ -73,7 +55,7 @@ async function newMatch(): Promise<Started> {
     t.app,
     players.map((p) => p.id),
   );
-  const socket = await connectSocket(t.url, players[0].token);
+  const socket = await t.socket(players[0].token);
   sockets.push(socket);
   const events: Started['events'] = [];
   socket.onAny((name, payload) => events.push({ name, payload }));
@@ -171,33 +153,25 @@ async function roundEnd(matchId: string, round: number, score: [number, number],
   });
 }
 
-let env: Record<string, string>;
-
 beforeAll(async () => {
   fake = await new FakeMatchzyServer(RCON_PASSWORD).listen();
-  const port = await freePort();
-  publicUrl = `http://127.0.0.1:${port}`;
-  env = {
-    GAME_SERVER_PROVIDER: 'matchzy',
-    CS2_SERVERS: `rcon://:${RCON_PASSWORD}@127.0.0.1:${fake.port}`,
-    CS2_RCON_TIMEOUT_MS: '2000',
-    PUBLIC_URL: publicUrl,
-    PICK_TIMEOUT_MS: '1000',
-    BAN_TIMEOUT_MS: '1000',
-    JOBS_POLL_MS: '0',
-    MATCH_LIVE_TIMEOUT_MS: String(LIVE_TIMEOUT_MS),
-    MATCH_STALE_TIMEOUT_MS: String(STALE_TIMEOUT_MS),
-    // These tests count the RCON commands of loads and releases; the connect window and its
-    // `status_json` polls have their own tests (substitutes-matchzy.test.ts).
-    MATCH_CONNECT_TIMEOUT_MS: '0',
-  };
-  t = await createTestApp({ clock, env });
-  // The fake server reaches the app at PUBLIC_URL, as a real one would.
-  await t.app.listen({ port, host: '127.0.0.1' });
-  t.url = publicUrl;
+  // The fake server reaches the app at PUBLIC_URL, as a real one would; the whole map pool and
+  // the configured load checks.
+  t = await createMatchTestApp({
+    clock,
+    mapPool: null,
+    matchzy: { servers: [fake], password: RCON_PASSWORD, quickLoad: false },
+    env: {
+      BAN_TIMEOUT_MS: '1000',
+      MATCH_LIVE_TIMEOUT_MS: String(LIVE_TIMEOUT_MS),
+      MATCH_STALE_TIMEOUT_MS: String(STALE_TIMEOUT_MS),
+      // These tests count the RCON commands of loads and releases; the connect window and its
+      // `status_json` polls have their own tests (substitutes-matchzy.test.ts).
+      MATCH_CONNECT_TIMEOUT_MS: '0',
+    },
+  });
 });
 afterAll(async () => {
-  for (const s of sockets) s.disconnect();
   await t.close();
   await fake.close();
 });
@@ -221,8 +195,8 @@ describe('MatchZy provider', () => {
       serverGotv: `127.0.0.1:${fake.port + 5}`,
     });
     const secret = m.serverSecret as string;
-    const eventsUrl = `${publicUrl}/api/gameservers/events/${matchId}`;
-    const configUrl = `${publicUrl}/api/gameservers/config/${matchId}`;
+    const eventsUrl = `${t.url}/api/gameservers/events/${matchId}`;
+    const configUrl = `${t.url}/api/gameservers/config/${matchId}`;
     // No remote-log cvars before the load: a load replaces them (MatchManagement.cs:283); the
     // config's cvars set them (MatchManagement.cs:317, 359).
     expect(fake.commands).toEqual([
@@ -467,7 +441,7 @@ describe('MatchZy provider', () => {
       expect([fake.gamestate, fake.configFetches.length]).toEqual(['none', fetches]);
 
       // Another instance on the same database starts and picks the pending load up.
-      other = await createTestApp({ clock, env, database: t.database });
+      other = await createTestApp({ clock, env: t.env, database: t.database });
       await other.app.ready();
       await expect.poll(() => fake.gamestate).toBe('warmup');
       expect(fake.matchid).toBe(lease?.gameMatchId);
@@ -580,8 +554,8 @@ describe('MatchZy provider', () => {
       teamSpeakId: 'ts-steam',
       steamId: `7656119${String(++steamSeq).padStart(10, '0')}`,
     });
-    const a = await connectSocket(t.url, noSteam.token);
-    const b = await connectSocket(t.url, withSteam.token);
+    const a = await t.socket(noSteam.token);
+    const b = await t.socket(withSteam.token);
     sockets.push(a, b);
     const join = (s: Socket) => s.emitWithAck('queue-message', { event: 'join' });
     expect(await join(a)).toEqual({ ok: false, msg: 'STEAM_NOT_LINKED' });

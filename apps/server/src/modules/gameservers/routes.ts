@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { After, defineJob, jobField, logOf } from '../../jobs';
-import { notFound, unauthorized } from '../../lib/errors';
+import { errorResponses, notFound, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth/guard';
 import { matchStateOf } from '../matches/lifecycle';
@@ -166,9 +166,7 @@ export function gameserversModule(ctx: AppContext): FastifyPluginAsyncZod {
               event: z.string().optional(),
               reason: z.string().optional(),
             }),
-            401: errorBodySchema,
-            404: errorBodySchema,
-            422: errorBodySchema,
+            ...errorResponses(401, 404, 422),
           },
         },
       },

@@ -1,85 +1,43 @@
-/**
- * The connect deadline and a substitute on a CS2 server running MatchZy (the fake rebuilt from
- * MatchZy's source, testing/fake-matchzy.ts): who is on the server comes from CS2's `status_json`
- * over RCON, polled while the match waits; a no-show's slot goes to a queued player, and the server
- * gets `matchzy_removeplayer` / `matchzy_addplayer` (Teams.cs:72-157) before the game goes live.
- */
-import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectSocket,
-  createTestApp,
-  createTestUser,
-  manualClock,
-  startMatch,
-  type TestApp,
-} from '../../../test/helpers';
-import { matches, matchPlayers } from '../matches/schema';
+import { createTestUser, manualClock, startMatch } from '../../../test/helpers';
+import { createMatchTestApp, type MatchTestApp } from '../../../test/match-app';
+import { matchPlayers } from '../matches/schema';
 import { joinQueue, queueState } from '../queue/service';
-import { MatchzyProvider } from './matchzy-provider';
-import { setProvider } from './service';
 import { FakeMatchzyServer } from './testing/fake-matchzy';
 
 const RCON_PASSWORD = 'rcon-pw';
 const CONNECT_MS = 60_000;
 const POLL_MS = 5_000;
 const clock = manualClock();
-let t: TestApp;
+let t: MatchTestApp;
 let fake: FakeMatchzyServer;
 let steamSeq = 9000;
-const sockets: Awaited<ReturnType<typeof connectSocket>>[] = [];
 /** Real individual SteamID64s (76561197960265728 + account id), as CS2 reports them. */
 const nextSteamId = () => String(76561197960265728n + BigInt(++steamSeq));
 
 beforeAll(async () => {
   fake = await new FakeMatchzyServer(RCON_PASSWORD).listen();
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  const publicUrl = `http://127.0.0.1:${port}`;
-  t = await createTestApp({
+  t = await createMatchTestApp({
     clock,
+    matchzy: { servers: [fake], password: RCON_PASSWORD },
     env: {
-      GAME_SERVER_PROVIDER: 'matchzy',
-      CS2_SERVERS: `rcon://:${RCON_PASSWORD}@127.0.0.1:${fake.port}`,
-      CS2_RCON_TIMEOUT_MS: '2000',
-      PUBLIC_URL: publicUrl,
-      PICK_TIMEOUT_MS: '1000',
-      MATCH_MAP_POOL: 'de_dust2',
-      JOBS_POLL_MS: '0',
       MATCH_CONNECT_TIMEOUT_MS: String(CONNECT_MS),
       MATCH_CONNECT_POLL_MS: String(POLL_MS),
       SUBSTITUTE_OFFER_TIMEOUT_MS: '30000',
     },
   });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  t.url = publicUrl;
-  setProvider(
-    t.app.ctx,
-    new MatchzyProvider(t.app.ctx, t.app.ctx.config.cs2Servers, {
-      timeoutMs: 2_000,
-      loadChecks: 5,
-      loadCheckIntervalMs: 200,
-    }),
-  );
 });
 afterAll(async () => {
-  for (const s of sockets) s.disconnect();
   await t?.close();
   await fake?.close();
 });
 
-const advance = async (ms: number) => {
-  clock.advance(ms);
-  await t.app.ctx.jobs.runDue();
-};
+const advance = (ms: number) => t.advance(ms);
 const pollFor = async (ms: number) => {
   for (let waited = 0; waited < ms; waited += POLL_MS) await advance(POLL_MS);
 };
-const matchRow = async (id: string) =>
-  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const matchRow = (id: string) => t.matchRow(id);
 const state = async (id: string) => (await t.app.inject({ method: 'GET', url: `/api/match/${id}` })).json();
 
 /** Ten Steam-linked players; the match is loaded on the fake server, which is ready for them. */
@@ -132,8 +90,7 @@ describe('connect deadline and substitutes (MatchZy)', () => {
       teamSpeakId: 'ts-sub',
       name: 'Sub "Ace"',
     });
-    const socket = await connectSocket(t.url, subUser.token);
-    sockets.push(socket);
+    const socket = await t.socket(subUser.token);
     const offers: unknown[] = [];
     socket.on('PRIVATE_SUBSTITUTE_OFFER', (o) => offers.push(o));
     await joinQueue(t.app.ctx, subUser.id);

@@ -10,15 +10,8 @@
 import { ELO_LOSS, ELO_WIN } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectSocket,
-  createTestApp,
-  createTestUser,
-  manualClock,
-  startMatch,
-  type TestApp,
-  type TestUser,
-} from '../../../test/helpers';
+import { createTestUser, manualClock, startMatch, type TestUser } from '../../../test/helpers';
+import { createMatchTestApp, type MatchTestApp } from '../../../test/match-app';
 import { users } from '../../db/schema';
 import { inTransaction, logOf } from '../../jobs';
 import { providerOf } from '../gameservers/service';
@@ -27,50 +20,39 @@ import { recordOffence } from '../queue/cooldowns';
 import { joinQueue, queueState } from '../queue/service';
 import { ratedOutcome } from '../rating/elo';
 import { reliabilityOf } from './reliability';
-import { matches, matchPlayers } from './schema';
+import { matchPlayers } from './schema';
 import { findLiveMatchId } from './service';
 
 const ROUND_MS = 1_000;
 const GRACE_MS = 5_000;
 const clock = manualClock();
-let t: TestApp;
-const sockets: Awaited<ReturnType<typeof connectSocket>>[] = [];
+let t: MatchTestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({
+  t = await createMatchTestApp({
     clock,
     env: {
-      JOBS_POLL_MS: '0',
-      PICK_TIMEOUT_MS: '1000',
-      MATCH_MAP_POOL: 'de_dust2',
       MATCH_CONNECT_TIMEOUT_MS: '0',
       SIM_ROUND_MS: String(ROUND_MS),
       LEAVER_GRACE_MS: String(GRACE_MS),
       SUBSTITUTE_OFFER_TIMEOUT_MS: '30000',
     },
   });
-  await t.listen();
 });
 afterAll(async () => {
-  for (const s of sockets) s.disconnect();
   await t?.close();
 });
 
 const sim = () => providerOf(t.app.ctx) as SimulatorProvider;
-const advance = async (ms: number) => {
-  clock.advance(ms);
-  await t.app.ctx.jobs.runDue();
-};
-const matchRow = async (id: string) =>
-  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const advance = (ms: number) => t.advance(ms);
+const matchRow = (id: string) => t.matchRow(id);
 const rows = (id: string) => t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, id));
 const state = async (id: string) => (await t.app.inject({ method: 'GET', url: `/api/match/${id}` })).json();
 const eloOf = async (id: string) =>
   (await t.app.ctx.db.select({ elo: users.elo }).from(users).where(eq(users.id, id)))[0].elo;
 
 async function withSocket(user: TestUser) {
-  const socket = await connectSocket(t.url, user.token);
-  sockets.push(socket);
+  const socket = await t.socket(user.token);
   const events: { name: string; payload: unknown }[] = [];
   socket.onAny((name, payload) => events.push({ name, payload }));
   const ask = (event: 'substitute-request' | 'substitute-accept', payload: object) =>

@@ -2,11 +2,13 @@
  * Accept → match room → game → result, with real socket clients against the real app (the queue
  * and its accept phase alone: queue/queue.test.ts).
  * Deadlines run on a manual clock: the test moves time and lets the scheduler fire due jobs.
+ * Every test gets a fresh app, database and clock, and the match-room tests bring their match
+ * to the phase they need themselves (`matchInPhase`), so each runs alone or in any order.
  */
 import type { MatchState } from '@openpug/shared';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   bearer,
   connectSocket,
@@ -14,6 +16,7 @@ import {
   createTestUser,
   manualClock,
   nextEvent,
+  startMatch,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
@@ -48,6 +51,8 @@ interface Client {
 const clock = manualClock();
 let t: TestApp;
 let n = 0;
+/** Every client of the running test, disconnected after it. */
+const clients: Client[] = [];
 
 async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<Client> {
   n++;
@@ -59,7 +64,9 @@ async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<
   const socket = await connectSocket(t.url, user.token);
   const events: Client['events'] = [];
   socket.onAny((name, payload) => events.push({ name, payload }));
-  return { user, socket, events };
+  const client = { user, socket, events };
+  clients.push(client);
+  return client;
 }
 
 const ack = (c: Client, event: string, payload: unknown) =>
@@ -96,7 +103,10 @@ function close(ps: Client[]) {
   for (const p of ps) p.socket.disconnect();
 }
 
-beforeAll(async () => {
+const CLOCK_START = clock.now();
+
+beforeEach(async () => {
+  clock.set(CLOCK_START);
   t = await createTestApp({
     clock,
     env: {
@@ -109,18 +119,97 @@ beforeAll(async () => {
   });
   await t.listen();
 });
-afterAll(() => t.close());
+afterEach(async () => {
+  close(clients.splice(0));
+  await t.close();
+});
 
-describe('match room', () => {
-  let ps: Client[];
-  let spectator: Client;
-  let matchId: string;
+const PHASES = [
+  'playerveto', // ten accepted; captains chosen, team one picks first
+  'teamTwoPicks', // team one's captain has picked one player; team two is on turn
+  'mapveto', // the remaining picks went by timeout
+  'active', // every map but one banned by hand; the allocation is due but has not run
+  'allocated', // the server is allocated and announced
+  'finished', // the simulator played the match to its result
+] as const;
+type Phase = (typeof PHASES)[number];
+
+interface Room {
+  ps: Client[];
+  /** Joined the room, like the ten, right after the match started. */
+  spectator: Client;
+  matchId: string;
+  /** Each player's Elo once the match started. */
+  eloBefore: Map<string, number>;
+}
+
+/**
+ * A new match of ten online players, brought to `phase` the way players and deadlines do. It
+ * starts as an accepted queue starts it (`startMatch`); the first test covers the queue's part.
+ */
+async function matchInPhase(phase: Phase): Promise<Room> {
+  const reached = (p: Phase) => PHASES.indexOf(phase) >= PHASES.indexOf(p);
+  const ps: Client[] = [];
+  for (let i = 0; i < 10; i++) ps.push(await player());
+  const matchId = await startMatch(
+    t.app,
+    ps.map((p) => p.user.id),
+  );
   const eloBefore = new Map<string, number>();
+  for (const p of ps) {
+    const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, p.user.id));
+    eloBefore.set(p.user.id, row.elo);
+  }
+  const spectator = await player();
+  for (const c of [...ps, spectator]) await ack(c, 'join-match', { matchId });
+  const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
+  if (reached('teamTwoPicks')) {
+    const s = await state(spectator, matchId);
+    const picked = await ack(by(s.teamOne.captain._id), 'match-message', {
+      event: 'pick-player',
+      data: { matchId, pickedId: s.pool[0]._id },
+    });
+    expect(picked.ok).toBe(true);
+    await expect.poll(() => got(spectator, 'MATCH_PICK_PLAYER').length).toBe(1);
+  }
+  if (reached('mapveto')) {
+    for (let i = 0; i < 8 && (await state(spectator, matchId)).status === 'playerveto'; i++)
+      await advance(30_000);
+    await expect.poll(() => last(spectator, 'MATCH_CHANGE_STATUS')).toEqual({ matchId, status: 'mapveto' });
+  }
+  if (reached('active')) {
+    for (
+      let cur = await state(spectator, matchId);
+      cur.status === 'mapveto';
+      cur = await state(spectator, matchId)
+    ) {
+      const banned = new Set(cur.mapVeto.bans.map((b) => b.mapKey));
+      const free = cur.mapVeto.pool.filter((m) => !banned.has(m.key));
+      const captain = by(cur[cur.turn as 'teamOne' | 'teamTwo'].captain._id);
+      const ban = await ack(captain, 'match-message', {
+        event: 'ban-map',
+        data: { matchId, mapKey: free[0].key },
+      });
+      expect(ban.ok).toBe(true);
+    }
+    await expect.poll(() => got(spectator, 'MATCH_SET_MAP').length).toBe(1);
+  }
+  if (reached('allocated')) {
+    await advance(0);
+    await expect.poll(() => got(spectator, 'MATCH_SERVER_AVAILABLE').length).toBe(1);
+  }
+  if (reached('finished')) {
+    for (let i = 0; i < 60 && (await matchRow(matchId)).status === 'active'; i++) await advance(1_000);
+    expect((await matchRow(matchId)).status).toBe('finished');
+  }
+  return { ps, spectator, matchId, eloBefore };
+}
 
+// Each test plays its match from the start up to its phase: more than the default 30 s on a busy machine.
+describe('match room', { timeout: 120_000 }, () => {
   it('all ten accept → PRIVATE_QUEUE_MATCH, a match in playerveto with the right captains', async () => {
-    ps = await tenInAcceptPhase();
-    for (const p of ps) eloBefore.set(p.user.id, 200 + Number(0));
-    matchId = await allAccept(ps);
+    const ps = await tenInAcceptPhase();
+    const matchId = await allAccept(ps);
     for (const p of ps) expect(got(p, 'PRIVATE_QUEUE_MATCH')).toEqual([{ matchId }]);
     expect(await queueSize()).toBe(0);
     const s = await state(ps[0], matchId);
@@ -145,15 +234,10 @@ describe('match room', () => {
     ]);
     // A player of a live match cannot queue.
     expect(await queue(ps[0], 'join')).toEqual({ ok: false, msg: 'ALREADY_IN_MATCH' });
-    for (const p of ps) {
-      const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, p.user.id));
-      eloBefore.set(p.user.id, row.elo);
-    }
   });
 
   it('refuses out-of-turn, spectator, picked-player and invalid picks; nothing changes', async () => {
-    spectator = await player();
-    for (const c of [...ps, spectator]) await ack(c, 'join-match', { matchId });
+    const { ps, spectator, matchId } = await matchInPhase('playerveto');
     const s = await state(spectator, matchId);
     const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
     const capOne = by(s.teamOne.captain._id);
@@ -190,6 +274,7 @@ describe('match room', () => {
   });
 
   it('a pick timeout gives the player who keeps the teams fairest to the captain on turn; the last pick is automatic', async () => {
+    const { spectator, matchId } = await matchInPhase('teamTwoPicks');
     const before = await state(spectator, matchId);
     const best = fairestPick(
       before.teamTwo.players.map((p) => p.elo),
@@ -212,6 +297,7 @@ describe('match room', () => {
   });
 
   it('map veto: only the captain on turn bans; banned and unknown maps are refused; a timeout bans at random', async () => {
+    const { ps, spectator, matchId } = await matchInPhase('mapveto');
     const s = await state(spectator, matchId);
     const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
     const capOne = by(s.teamOne.captain._id);
@@ -246,6 +332,7 @@ describe('match room', () => {
   });
 
   it('the server is allocated: players see connect, spectators only GOTV', async () => {
+    const { ps, spectator, matchId } = await matchInPhase('active');
     await advance(0);
     await expect.poll(() => got(spectator, 'MATCH_SERVER_AVAILABLE').length).toBe(1);
     expect(last(spectator, 'MATCH_SERVER_AVAILABLE').connect).toBeUndefined();
@@ -267,6 +354,7 @@ describe('match room', () => {
   });
 
   it('the simulator plays MR12 to the end; every player gets the right Elo and result', async () => {
+    const { ps, spectator, matchId, eloBefore } = await matchInPhase('allocated');
     for (let i = 0; i < 60 && (await matchRow(matchId)).status === 'active'; i++) await advance(1_000);
     const m = await matchRow(matchId);
     expect(m.status).toBe('finished');
@@ -329,6 +417,7 @@ describe('match room', () => {
   });
 
   it('lists matches and a player history; the card figures come from stats', async () => {
+    const { ps, matchId } = await matchInPhase('finished');
     const list = await t.app.inject({ method: 'GET', url: '/api/match?status=finished' });
     expect(list.json()).toMatchObject({ totalDocs: 1, docs: [{ _id: matchId, status: 'finished' }] });
     const live = await t.app.inject({ method: 'GET', url: '/api/match?status=live' });
@@ -354,6 +443,7 @@ describe('match room', () => {
   });
 
   it('help reaches every online admin; spectators cannot send it', async () => {
+    const { ps, spectator, matchId } = await matchInPhase('finished');
     const admin = await player({ role: 'ADMIN' });
     expect(await ack(spectator, 'match-message', { event: 'help', data: { matchId, msg: 'hi' } })).toEqual({
       ok: false,

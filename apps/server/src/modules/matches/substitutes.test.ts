@@ -8,15 +8,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectSocket,
-  createTestApp,
-  createTestUser,
-  manualClock,
-  startMatch,
-  type TestApp,
-  type TestUser,
-} from '../../../test/helpers';
+import { createTestUser, manualClock, startMatch, type TestUser } from '../../../test/helpers';
+import { createMatchTestApp, type MatchTestApp } from '../../../test/match-app';
 import { users } from '../../db/schema';
 import { inTransaction, logOf } from '../../jobs';
 import { pollArenaServers } from '../arena/service';
@@ -26,7 +19,7 @@ import { FakeMatchzyServer } from '../gameservers/testing/fake-matchzy';
 import { getStatus } from '../presence/service';
 import { recordOffence } from '../queue/cooldowns';
 import { joinQueue, queueState } from '../queue/service';
-import { matches, matchPlayers } from './schema';
+import { matchPlayers } from './schema';
 import { findLiveMatchId } from './service';
 
 const CONNECT_MS = 60_000;
@@ -34,21 +27,17 @@ const OFFER_MS = 30_000;
 const POLL_MS = 5_000;
 const ARENA_PASSWORD = 'arena-rcon';
 const clock = manualClock();
-let t: TestApp;
+let t: MatchTestApp;
 /** The arena server (polled on demand: ARENA_POLL_MS 0). */
 let arena: FakeMatchzyServer;
-const sockets: Awaited<ReturnType<typeof connectSocket>>[] = [];
 let steamSeq = 7000;
 const nextSteamId = () => String(76561197960265728n + BigInt(++steamSeq));
 
 beforeAll(async () => {
   arena = await new FakeMatchzyServer(ARENA_PASSWORD).listen();
-  t = await createTestApp({
+  t = await createMatchTestApp({
     clock,
     env: {
-      JOBS_POLL_MS: '0',
-      PICK_TIMEOUT_MS: '1000',
-      MATCH_MAP_POOL: 'de_dust2',
       SIM_CONNECT_MS: '10000',
       MATCH_CONNECT_TIMEOUT_MS: String(CONNECT_MS),
       MATCH_CONNECT_POLL_MS: String(POLL_MS),
@@ -57,21 +46,15 @@ beforeAll(async () => {
       ARENA_POLL_MS: '0',
     },
   });
-  await t.listen();
 });
 afterAll(async () => {
-  for (const s of sockets) s.disconnect();
   await t?.close();
   await arena?.close();
 });
 
 const sim = () => providerOf(t.app.ctx) as SimulatorProvider;
-const advance = async (ms: number) => {
-  clock.advance(ms);
-  await t.app.ctx.jobs.runDue();
-};
-const matchRow = async (id: string) =>
-  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const advance = (ms: number) => t.advance(ms);
+const matchRow = (id: string) => t.matchRow(id);
 const roster = async (id: string) =>
   (await t.app.ctx.db.select().from(matchPlayers).where(eq(matchPlayers.matchId, id))).map((p) => ({
     userId: p.userId,
@@ -82,8 +65,7 @@ const state = async (id: string) => (await t.app.inject({ method: 'GET', url: `/
 /** A player (voice-linked, online) with the events their socket got. */
 async function online(steamId: string | null = null) {
   const user = await createTestUser(t.app, { teamSpeakId: `ts-${Math.random()}`, steamId });
-  const socket = await connectSocket(t.url, user.token);
-  sockets.push(socket);
+  const socket = await t.socket(user.token);
   const events: { name: string; payload: unknown }[] = [];
   socket.onAny((name, payload) => events.push({ name, payload }));
   const accept = (matchId: string) =>
@@ -234,8 +216,7 @@ describe('connect deadline and substitutes (simulator)', () => {
     expect((await queueState(t.app.ctx, loser.user.id)).inQueue).toBe(true);
     // A player who is not queued cannot take a slot.
     const outsider = await createTestUser(t.app);
-    const s = await connectSocket(t.url, outsider.token);
-    sockets.push(s);
+    const s = await t.socket(outsider.token);
     expect(await s.emitWithAck('substitute-accept', { matchId })).toEqual({
       ok: false,
       msg: 'SUBSTITUTE_NOT_QUEUED',

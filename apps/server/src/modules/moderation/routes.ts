@@ -22,17 +22,14 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { errorResponses } from '../../lib/errors';
 import { currentUserId, requireAdmin, requireAuth } from '../auth/guard';
 import { listAudit } from './audit';
 import { moderationStateOf } from './sanctions';
 import { createSanction, expireJob, liftSanction, sanctionsOf } from './service';
 
 const refusals = {
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  422: errorBodySchema,
+  ...errorResponses(401, 403, 404, 409, 422),
 };
 const admin = { onRequest: requireAdmin };
 const security = [{ bearer: [] }];

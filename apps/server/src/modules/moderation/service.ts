@@ -49,21 +49,15 @@ async function toDtos(ctx: AppContext, rows: SanctionRow[]): Promise<Sanction[]>
   return rows.map((r) => ({
     _id: r.id,
     userId: r.userId,
-    kind: r.kind,
-    reason: r.reason,
-    startsAt: r.startsAt,
-    endsAt: r.endsAt,
-    liftedAt: r.liftedAt,
-    liftReason: r.liftReason,
+    ...sanctionTerms(r),
     createdBy: person(r.createdBy),
     liftedBy: r.liftedBy ? person(r.liftedBy) : null,
     active: isActive(r, now),
   }));
 }
 
-/** A sanction as the audit log keeps it. */
-const auditView = (r: SanctionRow) => ({
-  id: r.id,
+/** What a sanction is and how it ended, as every view of it shows. */
+const sanctionTerms = (r: SanctionRow) => ({
   kind: r.kind,
   reason: r.reason,
   startsAt: r.startsAt,
@@ -71,6 +65,9 @@ const auditView = (r: SanctionRow) => ({
   liftedAt: r.liftedAt,
   liftReason: r.liftReason,
 });
+
+/** A sanction as the audit log keeps it. */
+const auditView = (r: SanctionRow) => ({ id: r.id, ...sanctionTerms(r) });
 
 /** Every sanction of a player, newest first (the admin's view). */
 export async function sanctionsOf(ctx: AppContext, userId: string): Promise<SanctionList> {

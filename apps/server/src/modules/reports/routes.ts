@@ -21,17 +21,12 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { errorResponses } from '../../lib/errors';
 import { currentUserId, requireAdmin, requireAuth } from '../auth/guard';
 import { createReport, listReports, myReports, resolveReport } from './service';
 
 const refusals = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  422: errorBodySchema,
-  429: errorBodySchema,
+  ...errorResponses(400, 401, 403, 404, 409, 422, 429),
 };
 const security = [{ bearer: [] }];
 

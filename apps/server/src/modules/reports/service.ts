@@ -51,13 +51,18 @@ async function names(db: Db, ids: Iterable<string>): Promise<Map<string, string 
   return new Map((await findUsersByIds(db, [...new Set(ids)])).map((u) => [u.id, u.name]));
 }
 
+/** What the reporter wrote, as both the reporter's and the admins' views show it. */
+const reportBase = (row: ReportRow) => ({
+  _id: row.id,
+  createdAt: row.createdAt,
+  category: row.category,
+  text: row.text,
+  matchId: row.matchId,
+});
+
 function toMine(row: ReportRow, reportedName: string | null): MyReport {
   return {
-    _id: row.id,
-    createdAt: row.createdAt,
-    category: row.category,
-    text: row.text,
-    matchId: row.matchId,
+    ...reportBase(row),
     reported: { _id: row.reportedId, name: reportedName },
     status: row.status,
     resolvedAt: row.resolvedAt,
@@ -218,11 +223,7 @@ async function partyOf(ctx: AppContext, userId: string, reportId: string): Promi
 async function toAdmin(ctx: AppContext, row: ReportRow): Promise<AdminReport> {
   const by = row.resolvedBy ? ((await names(ctx.db, [row.resolvedBy])).get(row.resolvedBy) ?? null) : null;
   return {
-    _id: row.id,
-    createdAt: row.createdAt,
-    category: row.category,
-    text: row.text,
-    matchId: row.matchId,
+    ...reportBase(row),
     status: row.status,
     reporter: await partyOf(ctx, row.reporterId, row.id),
     reported: await partyOf(ctx, row.reportedId, row.id),

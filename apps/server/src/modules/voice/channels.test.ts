@@ -8,17 +8,9 @@
 import type { MatchState } from '@openpug/shared';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  bearer,
-  createTestApp,
-  createTestUser,
-  manualClock,
-  startMatch,
-  type TestApp,
-  type TestUser,
-} from '../../../test/helpers';
+import { bearer, createTestUser, manualClock, startMatch, type TestUser } from '../../../test/helpers';
+import { createMatchTestApp, type MatchTestApp } from '../../../test/match-app';
 import { users } from '../accounts/schema';
-import { matches } from '../matches/schema';
 import { cancelMatch } from '../matches/service';
 import { armCleanup, CHANNEL_PREFIX } from './channels';
 import { FAKE_DEFAULT_CHANNEL, type FakeChannel, type FakeClient, FakeServerQuery } from './fake-serverquery';
@@ -30,18 +22,15 @@ const POLL_MS = 5_000;
 const clock = manualClock();
 let fake: FakeServerQuery;
 let parent: FakeChannel;
-let t: TestApp;
+let t: MatchTestApp;
 
 beforeAll(async () => {
   fake = new FakeServerQuery();
   await fake.listen();
   parent = fake.addChannel('Matches');
-  t = await createTestApp({
+  t = await createMatchTestApp({
     clock,
     env: {
-      JOBS_POLL_MS: '0',
-      PICK_TIMEOUT_MS: '1000',
-      MATCH_MAP_POOL: 'de_dust2',
       MATCH_CONNECT_TIMEOUT_MS: '0',
       SIM_ROUND_MS: String(ROUND_MS),
       TEAMSPEAK_HOST: '127.0.0.1',
@@ -65,12 +54,8 @@ afterEach(() => {
 });
 
 const voice = () => t.app.ctx.voice as TeamSpeakVoiceServer;
-const advance = async (ms: number) => {
-  clock.advance(ms);
-  await t.app.ctx.jobs.runDue();
-};
-const matchRow = async (id: string) =>
-  (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
+const advance = (ms: number) => t.advance(ms);
+const matchRow = (id: string) => t.matchRow(id);
 const matchChannels = (id: string) =>
   fake.channels.filter((c) => c.name.startsWith(`${CHANNEL_PREFIX}${id.slice(0, 8)}`));
 const stateFor = async (id: string, user?: TestUser): Promise<MatchState> =>

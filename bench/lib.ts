@@ -1,0 +1,95 @@
+/**
+ * What the server benchmarks share: `--name=value` options, a hard time limit, the database
+ * (PGlite in memory, or a temporary PostgreSQL database next to DATABASE_URL, dropped afterwards),
+ * the app's configuration and percentiles.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { type Config, loadConfig } from '../apps/server/src/config';
+import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
+import { createTokens } from '../apps/server/src/modules/auth/tokens';
+
+/** The number given as `--name=…` on the command line, else `def`. */
+export const arg = (name: string, def: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
+
+/** Ends the process with exit code 2 after `ms`, so a stuck benchmark never hangs a run. */
+export function hardStop(bench: string, ms: number): void {
+  const timer = setTimeout(() => {
+    console.error(`${bench}: hard time limit reached`);
+    process.exit(2);
+  }, ms);
+  timer.unref();
+}
+
+export async function openDatabase(): Promise<{
+  database: Database;
+  drop: () => Promise<void>;
+  kind: string;
+}> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = openPglite();
+    await database.migrate();
+    return { database, drop: async () => {}, kind: 'PGlite (in memory)' };
+  }
+  const name = `openpug_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = openPostgres(u.toString());
+  await database.migrate();
+  return {
+    database,
+    kind: 'PostgreSQL',
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** The app's configuration for a benchmark: silent, no rate limit, no job polling; `env` on top. */
+export const benchConfig = (env: Record<string, string> = {}): Config =>
+  loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    DATA_DIR: '/tmp/openpug-bench',
+    RATE_LIMIT_PER_MIN: '0',
+    JOBS_POLL_MS: '0',
+    ...env,
+  });
+
+/** The `p`th percentile of ascending `sorted`. */
+export const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/**
+ * The real app on `database`, listening on a free loopback port; `tokens` signs the sessions of
+ * the benchmark's players with the app's secret.
+ */
+export async function startBenchApp(database: Database, env: Record<string, string> = {}) {
+  const secret = randomBytes(32).toString('hex');
+  const app = await buildApp(
+    {
+      config: benchConfig(env),
+      database,
+      db: database.db,
+      tokens: createTokens(secret),
+      clock: { now: () => Date.now() },
+      version: 'bench',
+    },
+    { logger: false, webDist: '/nonexistent' },
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return { app, url, tokens: createTokens(secret) };
+}
