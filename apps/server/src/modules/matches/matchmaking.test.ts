@@ -7,19 +7,25 @@
  */
 import type { MatchState } from '@openpug/shared';
 import { and, eq, inArray, ne } from 'drizzle-orm';
-import type { Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   bearer,
-  connectSocket,
   createTestApp,
-  createTestUser,
   manualClock,
   nextEvent,
   startMatch,
   type TestApp,
-  type TestUser,
 } from '../../../test/helpers';
+import {
+  ack,
+  disconnect,
+  got,
+  last,
+  QUEUE_TEST_ENV,
+  queue,
+  type SocketPlayer,
+  socketPlayers,
+} from '../../../test/socket-players';
 import { users } from '../../db/schema';
 import { jobs } from '../../jobs/schema';
 import type { GameServerProvider } from '../gameservers/provider';
@@ -42,39 +48,10 @@ const MATCH_JOB_KINDS = [
   simJob.kind,
 ];
 
-interface Client {
-  user: TestUser;
-  socket: Socket;
-  events: { name: string; payload: unknown }[];
-}
-
 const clock = manualClock();
 let t: TestApp;
-let n = 0;
 /** Every client of the running test, disconnected after it. */
-const clients: Client[] = [];
-
-async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<Client> {
-  n++;
-  const user = await createTestUser(t.app, {
-    teamSpeakId: `ts-${n}-${Math.random()}`,
-    elo: 200 + n,
-    ...fields,
-  });
-  const socket = await connectSocket(t.url, user.token);
-  const events: Client['events'] = [];
-  socket.onAny((name, payload) => events.push({ name, payload }));
-  const client = { user, socket, events };
-  clients.push(client);
-  return client;
-}
-
-const ack = (c: Client, event: string, payload: unknown) =>
-  c.socket.emitWithAck(event, payload) as Promise<{ ok: boolean; msg?: string; data?: any }>;
-const queue = (c: Client, event: 'join' | 'leave' | 'ready' | 'decline') =>
-  ack(c, 'queue-message', { event });
-const got = (c: Client, name: string) => c.events.filter((e) => e.name === name).map((e) => e.payload as any);
-const last = (c: Client, name: string) => got(c, name).at(-1);
+const { player, tenInAcceptPhase, made: clients } = socketPlayers(() => t);
 const advance = async (ms: number) => {
   clock.advance(ms);
   await t.app.ctx.jobs.runDue();
@@ -82,25 +59,13 @@ const advance = async (ms: number) => {
 const queueSize = async () => (await t.app.ctx.db.select().from(queueEntries)).length;
 const matchRow = async (id: string) =>
   (await t.app.ctx.db.select().from(matches).where(eq(matches.id, id)))[0];
-const state = async (c: Client, matchId: string) =>
+const state = async (c: SocketPlayer, matchId: string) =>
   (await ack(c, 'match-message', { event: 'get-state', data: { matchId } })).data as MatchState;
 
-async function tenInAcceptPhase(): Promise<Client[]> {
-  const ps: Client[] = [];
-  for (let i = 0; i < 10; i++) ps.push(await player());
-  for (const p of ps) expect((await queue(p, 'join')).ok).toBe(true);
-  for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(1);
-  return ps;
-}
-
-async function allAccept(ps: Client[]): Promise<string> {
+async function allAccept(ps: SocketPlayer[]): Promise<string> {
   for (const p of ps) expect((await queue(p, 'ready')).ok).toBe(true);
   for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_MATCH_START').length).toBe(1);
   return last(ps[0], 'PRIVATE_MATCH_START').matchId as string;
-}
-
-function close(ps: Client[]) {
-  for (const p of ps) p.socket.disconnect();
 }
 
 const CLOCK_START = clock.now();
@@ -109,18 +74,12 @@ beforeEach(async () => {
   clock.set(CLOCK_START);
   t = await createTestApp({
     clock,
-    env: {
-      ACCEPT_TIMEOUT_MS: '30000',
-      PICK_TIMEOUT_MS: '30000',
-      BAN_TIMEOUT_MS: '30000',
-      SIM_ROUND_MS: '1000',
-      JOBS_POLL_MS: '0',
-    },
+    env: QUEUE_TEST_ENV,
   });
   await t.listen();
 });
 afterEach(async () => {
-  close(clients.splice(0));
+  disconnect(clients.splice(0));
   await t.close();
 });
 
@@ -135,9 +94,9 @@ const PHASES = [
 type Phase = (typeof PHASES)[number];
 
 interface Room {
-  ps: Client[];
+  ps: SocketPlayer[];
   /** Joined the room, like the ten, right after the match started. */
-  spectator: Client;
+  spectator: SocketPlayer;
   matchId: string;
   /** Each player's Elo once the match started. */
   eloBefore: Map<string, number>;
@@ -149,7 +108,7 @@ interface Room {
  */
 async function matchInPhase(phase: Phase): Promise<Room> {
   const reached = (p: Phase) => PHASES.indexOf(phase) >= PHASES.indexOf(p);
-  const ps: Client[] = [];
+  const ps: SocketPlayer[] = [];
   for (let i = 0; i < 10; i++) ps.push(await player());
   const matchId = await startMatch(
     t.app,
@@ -162,7 +121,7 @@ async function matchInPhase(phase: Phase): Promise<Room> {
   }
   const spectator = await player();
   for (const c of [...ps, spectator]) await ack(c, 'join-match', { matchId });
-  const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
+  const by = (id: string) => ps.find((p) => p.user.id === id) as SocketPlayer;
   if (reached('teamTwoPicks')) {
     const s = await state(spectator, matchId);
     const picked = await ack(by(s.teamOne.captain._id), 'match-message', {
@@ -239,11 +198,11 @@ describe('match room', { timeout: 120_000 }, () => {
   it('refuses out-of-turn, spectator, picked-player and invalid picks; nothing changes', async () => {
     const { ps, spectator, matchId } = await matchInPhase('playerveto');
     const s = await state(spectator, matchId);
-    const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
+    const by = (id: string) => ps.find((p) => p.user.id === id) as SocketPlayer;
     const capOne = by(s.teamOne.captain._id);
     const capTwo = by(s.teamTwo.captain._id);
     const poolPlayer = by(s.pool[0]._id);
-    const pick = (c: Client, pickedId: string) =>
+    const pick = (c: SocketPlayer, pickedId: string) =>
       ack(c, 'match-message', { event: 'pick-player', data: { matchId, pickedId } });
     expect(await pick(capTwo, s.pool[0]._id)).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
     expect(await pick(spectator, s.pool[0]._id)).toEqual({ ok: false, msg: 'NOT_A_PARTICIPANT' });
@@ -299,10 +258,10 @@ describe('match room', { timeout: 120_000 }, () => {
   it('map veto: only the captain on turn bans; banned and unknown maps are refused; a timeout bans at random', async () => {
     const { ps, spectator, matchId } = await matchInPhase('mapveto');
     const s = await state(spectator, matchId);
-    const by = (id: string) => ps.find((p) => p.user.id === id) as Client;
+    const by = (id: string) => ps.find((p) => p.user.id === id) as SocketPlayer;
     const capOne = by(s.teamOne.captain._id);
     const capTwo = by(s.teamTwo.captain._id);
-    const ban = (c: Client, mapKey: string) =>
+    const ban = (c: SocketPlayer, mapKey: string) =>
       ack(c, 'match-message', { event: 'ban-map', data: { matchId, mapKey } });
     expect(await ban(capTwo, 'de_nuke')).toEqual({ ok: false, msg: 'NOT_YOUR_TURN' });
     expect(await ban(spectator, 'de_nuke')).toEqual({ ok: false, msg: 'NOT_A_PARTICIPANT' });
@@ -470,7 +429,7 @@ describe('match room', { timeout: 120_000 }, () => {
     expect((await ack(ps[1], 'match-message', { event: 'help', data: { matchId, msg: 'still' } })).ok).toBe(
       true,
     );
-    close([...ps, spectator, admin]);
+    disconnect([...ps, spectator, admin]);
   });
 });
 
@@ -492,14 +451,14 @@ describe('one-map pool', () => {
       expect(s.map?.key).toBe('de_dust2');
       for (const team of ['teamOne', 'teamTwo'] as const)
         for (const p of s[team].players.filter((x) => x._id !== s[team].captain._id)) {
-          const client = players.find((c) => c.user.id === p._id) as Client;
+          const client = players.find((c) => c.user.id === p._id) as SocketPlayer;
           await expect
             .poll(() =>
               got(client, 'privateUserUpdate').some((u) => u.status?.teamOne === (team === 'teamOne')),
             )
             .toBe(true);
         }
-      close(players);
+      disconnect(players);
     } finally {
       if (otherKeys.length)
         await t.app.ctx.db.update(maps).set({ active: true }).where(inArray(maps.key, otherKeys));
@@ -598,6 +557,6 @@ describe('game server webhook', () => {
         .statusCode,
     ).toBe(404);
     setProvider(t.app.ctx, new SimulatorProvider(t.app.ctx));
-    close(ps);
+    disconnect(ps);
   });
 });

@@ -6,78 +6,35 @@
  */
 import type { QueuePlayer } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
-import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, connectSocket, createTestApp, manualClock, type TestApp } from '../../../test/helpers';
 import {
-  bearer,
-  connectSocket,
-  createTestApp,
-  createTestUser,
-  manualClock,
-  type TestApp,
-  type TestUser,
-} from '../../../test/helpers';
+  ack,
+  disconnect,
+  got,
+  last,
+  QUEUE_TEST_ENV,
+  queue,
+  type SocketPlayer,
+  socketPlayers,
+} from '../../../test/socket-players';
 import { users } from '../../db/schema';
 import { matches } from '../matches/schema';
 import { acceptPhases, queueEntries } from './schema';
 
-interface Client {
-  user: TestUser;
-  socket: Socket;
-  events: { name: string; payload: unknown }[];
-}
-
 const clock = manualClock();
 let t: TestApp;
-let n = 0;
-
-async function player(fields: Partial<typeof users.$inferInsert> = {}): Promise<Client> {
-  n++;
-  const user = await createTestUser(t.app, {
-    teamSpeakId: `ts-${n}-${Math.random()}`,
-    elo: 200 + n,
-    ...fields,
-  });
-  const socket = await connectSocket(t.url, user.token);
-  const events: Client['events'] = [];
-  socket.onAny((name, payload) => events.push({ name, payload }));
-  return { user, socket, events };
-}
-
-const ack = (c: Client, event: string, payload: unknown) =>
-  c.socket.emitWithAck(event, payload) as Promise<{ ok: boolean; msg?: string; data?: any }>;
-const queue = (c: Client, event: 'join' | 'leave' | 'ready' | 'decline') =>
-  ack(c, 'queue-message', { event });
-const got = (c: Client, name: string) => c.events.filter((e) => e.name === name).map((e) => e.payload as any);
-const last = (c: Client, name: string) => got(c, name).at(-1);
+const { player, tenInAcceptPhase } = socketPlayers(() => t);
 const advance = async (ms: number) => {
   clock.advance(ms);
   await t.app.ctx.jobs.runDue();
 };
 const queueSize = async () => (await t.app.ctx.db.select().from(queueEntries)).length;
 
-async function tenInAcceptPhase(): Promise<Client[]> {
-  const ps: Client[] = [];
-  for (let i = 0; i < 10; i++) ps.push(await player());
-  for (const p of ps) expect((await queue(p, 'join')).ok).toBe(true);
-  for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(1);
-  return ps;
-}
-
-function close(ps: Client[]) {
-  for (const p of ps) p.socket.disconnect();
-}
-
 beforeAll(async () => {
   t = await createTestApp({
     clock,
-    env: {
-      ACCEPT_TIMEOUT_MS: '30000',
-      PICK_TIMEOUT_MS: '30000',
-      BAN_TIMEOUT_MS: '30000',
-      SIM_ROUND_MS: '1000',
-      JOBS_POLL_MS: '0',
-    },
+    env: QUEUE_TEST_ENV,
   });
   await t.listen();
 });
@@ -123,7 +80,7 @@ describe('queue', () => {
         return queueSize();
       })
       .toBe(0);
-    close([noVoice, noName]);
+    disconnect([noVoice, noName]);
   });
 
   it('3 do not accept: they are kicked, the 7 keep their places and get the unready profiles', async () => {
@@ -167,7 +124,7 @@ describe('queue', () => {
     expect(second.players.every((p: QueuePlayer) => !p.accepted)).toBe(true);
     for (const p of [...accepting, ...newcomers]) await queue(p, 'leave');
     expect(await queueSize()).toBe(0);
-    close([...ps, ...newcomers]);
+    disconnect([...ps, ...newcomers]);
   });
 
   it('a player leaving during the accept phase counts as not accepting', async () => {
@@ -185,7 +142,7 @@ describe('queue', () => {
     expect(await queueSize()).toBe(9);
     expect(await t.app.ctx.db.select().from(matches)).toHaveLength(0);
     for (const p of ps.slice(1)) await queue(p, 'leave');
-    close(ps);
+    disconnect(ps);
   });
 
   it('declining ends the phase at once: the decliner leaves, the nine keep their places, a newcomer makes ten again', async () => {
@@ -218,11 +175,11 @@ describe('queue', () => {
     for (const p of [...ps.slice(1), newcomer]) await queue(p, 'leave');
     expect(await queueSize()).toBe(0);
     await advance(30_000); // the second phase's deadline closes it
-    close([...ps, newcomer]);
+    disconnect([...ps, newcomer]);
   });
 
   it('concurrent joins: 25 players → two disjoint phases of exactly ten, five waiting', async () => {
-    const ps: Client[] = [];
+    const ps: SocketPlayer[] = [];
     for (let i = 0; i < 25; i++) ps.push(await player());
     const replies = await Promise.all(ps.map((p) => queue(p, 'join')));
     expect(replies.every((r) => r.ok)).toBe(true);
@@ -239,6 +196,6 @@ describe('queue', () => {
     await Promise.all(ps.map((p) => queue(p, 'leave')));
     await advance(30_000);
     expect(await queueSize()).toBe(0);
-    close(ps);
+    disconnect(ps);
   });
 });
