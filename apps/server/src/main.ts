@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from './config';
 import { systemClock } from './context';
 import { type Database, openPglite, openPostgres } from './db/client';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/lock';
-import { createTokens, loadJwtSecret } from './modules/auth/tokens';
+import { createTokens, loadJwtSecret } from './modules/auth';
 import { defaultWebDist, readWebVersion } from './web';
 
 async function main(): Promise<void> {

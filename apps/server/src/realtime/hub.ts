@@ -30,7 +30,7 @@ import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
 import { AppError, keyOfZodIssues } from '../lib/errors';
 import { containsNul } from '../lib/input';
-import type { Tokens } from '../modules/auth/tokens';
+import type { Tokens } from '../modules/auth';
 import { addressBudgets, SOCKET_BUDGET, socketBudget } from './budget';
 
 export interface SocketData {

@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { inTransaction } from '../../jobs';
 import { requestLocale } from '../accounts/session';
-import { requireAdmin } from '../auth/guard';
+import { requireAdmin } from '../auth';
 import { recordAudit } from '../moderation/audit';
 import { aboutTexts } from './schema';
 

@@ -3,7 +3,7 @@
  * Links are absolute, built from PUBLIC_URL: `/verify/<id>` and `/reset/<id>`.
  */
 import type { Locale } from '@openpug/shared';
-import type { Email } from '../mail/mailer';
+import type { Email } from '../mail/service';
 
 type Kind = 'verify' | 'emailChange' | 'reset' | 'signupExisting';
 

@@ -44,7 +44,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
-import { bearerToken, currentUserId, requireAuth } from '../auth/guard';
+import { bearerToken, currentUserId, requireAuth } from '../auth';
 import { recentResults, reliabilityOf } from '../matches/service';
 import { changePassword, logIn, resetPassword, sendResetLink, signUp, verifyLink } from './credentials';
 import { directory, userCard } from './directory';

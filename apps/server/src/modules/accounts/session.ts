@@ -12,7 +12,7 @@ import type { AppContext } from '../../context';
 import { logOf } from '../../jobs';
 import { AppError, unauthorized } from '../../lib/errors';
 import { sessionTokenHash, userRoom } from '../../realtime/hub';
-import { currentUserId } from '../auth/guard';
+import { currentUserId } from '../auth';
 import { activeSanction } from '../moderation/sanctions';
 import {
   type ChatRevoker,

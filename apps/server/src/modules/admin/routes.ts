@@ -32,7 +32,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, conflict, errorResponses, notFound } from '../../lib/errors';
 import { findUserById, findUserIdsByRole, updateUser } from '../accounts/service';
-import { currentUserId, requireAdmin } from '../auth/guard';
+import { currentUserId, requireAdmin } from '../auth';
 import { cancelMatchByAdmin, getMatchState } from '../matches/service';
 import { recordAudit } from '../moderation/audit';
 import { activeCooldown, cooldownHistory, liftCooldowns } from '../queue/cooldowns';

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { inTransaction, logOf } from '../../jobs';
 import { badRequest } from '../../lib/errors';
-import { requireAdmin, requireAuth } from '../auth/guard';
+import { requireAdmin, requireAuth } from '../auth';
 import {
   arenaPollJob,
   createArenaServer,

@@ -17,7 +17,7 @@ import { embeddedServerName, embeddedSharedSecret } from '../../homeserver';
 import { AppError, errorResponses } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { setChatRevoker, setMatrixSessionProvider } from '../accounts/session';
-import { currentUserId, requireAuth } from '../auth/guard';
+import { currentUserId, requireAuth } from '../auth';
 import { activeSanction } from '../moderation/sanctions';
 import { identiconSvg } from './identicon';
 import { fetchTransport, type Transport } from './matrix-admin';

@@ -11,7 +11,7 @@
 import { DISCORD_QUEUE_SUBCOMMANDS, type Locale } from '@openpug/shared';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
-import { storeOutboxMessage } from '../mail/mailer';
+import { storeOutboxMessage } from '../mail/service';
 import { answerAcceptButton, answerQueueCommand, type BotMessage } from './queue-bot';
 import { redeemDiscordCode } from './service';
 import { botTexts, localeOfDiscord } from './texts';

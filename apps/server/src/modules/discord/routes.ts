@@ -27,7 +27,7 @@ import { forbidden, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { findUsersByIds } from '../accounts/service';
 import { currentUser } from '../accounts/session';
-import { requireAuth } from '../auth/guard';
+import { requireAuth } from '../auth';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
 import { acceptPhaseById } from '../queue/service';
 import { type DiscordGateway, type GatewayStarter, startDiscordGateway } from './bot';

@@ -29,7 +29,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
-import { currentUserId, requireAdmin, requireAuth } from '../auth/guard';
+import { currentUserId, requireAdmin, requireAuth } from '../auth';
 import {
   createDrop,
   deleteDrop,

@@ -17,7 +17,7 @@ import {
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { currentUserId, requireAuth } from '../auth/guard';
+import { currentUserId, requireAuth } from '../auth';
 import {
   answerRequest,
   assertId,

@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { After, defineJob, jobField, logOf } from '../../jobs';
 import { errorResponses, notFound, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
-import { bearerToken } from '../auth/guard';
+import { bearerToken } from '../auth';
 import { matchStateOf } from '../matches/lifecycle';
 import { serverSecretOf } from '../matches/reads';
 import { cancelMatchTx, loadMatch, setServer } from '../matches/service';

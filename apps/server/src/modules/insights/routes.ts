@@ -16,7 +16,7 @@ import {
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { requireAdmin, requireAuth } from '../auth/guard';
+import { requireAdmin, requireAuth } from '../auth';
 import { predictedOutcomes } from '../matches/predictions';
 import { queueCount } from '../queue/service';
 import { calibrationOf } from './calibration';

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context';
 import { sameSecret } from '../../lib/secrets';
-import { bearerToken } from '../auth/guard';
+import { bearerToken } from '../auth';
 import { isLoopbackAddress } from '../dev/routes';
 import { countMatchesByStatus } from '../matches/reads';
 import { queueCount } from '../queue/service';

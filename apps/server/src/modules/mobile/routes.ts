@@ -28,7 +28,7 @@ import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { BlockedAddressError, checkUserUrl } from '../../lib/outbound';
 import { findUserById } from '../accounts/service';
 import { currentUser, sessionResponse } from '../accounts/session';
-import { requireAuth } from '../auth/guard';
+import { requireAuth } from '../auth';
 import { initVapidKeys, pushGameFound, vapidKeys } from './push';
 import { mobileLoginTokens, pushSubscriptions } from './schema';
 

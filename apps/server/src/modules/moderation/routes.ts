@@ -23,7 +23,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { errorResponses } from '../../lib/errors';
-import { currentUserId, requireAdmin, requireAuth } from '../auth/guard';
+import { currentUserId, requireAdmin, requireAuth } from '../auth';
 import { listAudit } from './audit';
 import { moderationStateOf } from './sanctions';
 import { createSanction, expireJob, liftSanction, sanctionsOf } from './service';

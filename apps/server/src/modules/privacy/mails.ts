@@ -1,7 +1,7 @@
 /** The confirmation e-mail of an account deletion, in the account's language (en/de). */
 import type { Locale } from '@openpug/shared';
 import { localeOf, type UserRow } from '../accounts/service';
-import type { Email } from '../mail/mailer';
+import type { Email } from '../mail/service';
 
 const TEXTS: Record<Locale, { subject: string; hello: string; body: string; outro: string }> = {
   en: {

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { rateLimiter } from '../accounts/rate-limit';
 import { currentUser } from '../accounts/session';
-import { requireAuth } from '../auth/guard';
+import { requireAuth } from '../auth';
 import { deleteAccount, exportData, privacyStatus } from './service';
 
 // Auth before validation: without a valid token the answer is 401 whatever the body.

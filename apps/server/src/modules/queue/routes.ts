@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
-import { currentUserId, requireAuth } from '../auth/guard';
+import { currentUserId, requireAuth } from '../auth';
 import { queueEntries } from './schema';
 import { acceptJob, declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
 

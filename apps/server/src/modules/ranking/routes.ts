@@ -25,7 +25,7 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { requestLocale } from '../accounts/session';
-import { requireAdmin } from '../auth/guard';
+import { requireAdmin } from '../auth';
 import { allCatalogue } from '../drops/service';
 import { createLeaderboard } from './leaderboard';
 import { findSeason, highlights, playerStats, seedSeasons, standings, updateSeason } from './service';

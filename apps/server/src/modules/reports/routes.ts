@@ -22,7 +22,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { errorResponses } from '../../lib/errors';
-import { currentUserId, requireAdmin, requireAuth } from '../auth/guard';
+import { currentUserId, requireAdmin, requireAuth } from '../auth';
 import { createReport, listReports, myReports, resolveReport } from './service';
 
 const refusals = {

@@ -39,7 +39,7 @@ import {
   updateUser,
 } from '../accounts/service';
 import { currentUser, sessionResponse } from '../accounts/session';
-import { requireAuth } from '../auth/guard';
+import { requireAuth } from '../auth';
 import { authRedirectUrl, NONCE_MAX_AGE_MS, OpenIdError, verifyAssertion } from './openid';
 import { openidNonces } from './schema';
 import { csgoIdOf, steamUrlOf } from './steamid';

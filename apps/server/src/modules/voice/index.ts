@@ -8,7 +8,7 @@ import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { findUserByTeamSpeakId } from '../accounts/service';
-import { storeOutboxMessage } from '../mail/mailer';
+import { storeOutboxMessage } from '../mail/service';
 import { armCleanup, closeMatchChannels, voiceChannelsJob, voiceCleanupJob } from './channels';
 import { TeamSpeakVoiceServer } from './serverquery';
 import { SimulatedVoiceServer } from './simulated';

@@ -19,7 +19,7 @@
 import type { Locale } from '@openpug/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { storeOutboxMessage } from '../mail/mailer';
+import { storeOutboxMessage } from '../mail/service';
 
 export type WhatsAppKind = 'game_found' | 'matched' | 'queue_alert' | 'code' | 'text';
 

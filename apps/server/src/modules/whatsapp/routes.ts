@@ -31,7 +31,7 @@ import { sameSecret } from '../../lib/secrets';
 import { verificationCodes } from '../../lib/verification-code';
 import { updateUser } from '../accounts/service';
 import { currentUser } from '../accounts/session';
-import { requireAuth } from '../auth/guard';
+import { requireAuth } from '../auth';
 import { localeOfRow, notifyTexts } from '../notify/deliver';
 import { whatsAppCodes } from './schema';
 import {
