@@ -22,6 +22,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { openPostgres } from '../apps/server/src/db/client';
 import { createTokens } from '../apps/server/src/modules/auth/tokens';
+import { createScratchDatabase } from '../apps/server/test/scratch-database';
 import { arg, benchConfig, hardStop } from './lib';
 
 const PLAYERS = arg('players', 100_000);
@@ -95,17 +96,11 @@ async function load(
 }
 
 async function main() {
-  const name = `openpug_bench_lb_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(baseUrl as string);
-  u.pathname = `/${name}`;
-  const database = openPostgres(u.toString());
+  const scratch = await createScratchDatabase(baseUrl as string, 'openpug_bench_lb');
+  const database = openPostgres(scratch.url);
   try {
     await database.migrate();
-    const client = new pg.Client({ connectionString: u.toString() });
+    const client = new pg.Client({ connectionString: scratch.url });
     await client.connect();
     const t0 = performance.now();
     await seed(client);
@@ -185,10 +180,7 @@ async function main() {
     await hello.close();
   } finally {
     await database.close?.();
-    const c = new pg.Client({ connectionString: baseUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
+    await scratch.drop();
   }
 }
 

@@ -5,11 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { type Config, loadConfig } from '../apps/server/src/config';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
 import { createTokens } from '../apps/server/src/modules/auth/tokens';
+import { createScratchDatabase } from '../apps/server/test/scratch-database';
 
 /** The number given as `--name=…` on the command line, else `def`. */
 export const arg = (name: string, def: number) =>
@@ -35,25 +35,10 @@ export async function openDatabase(): Promise<{
     await database.migrate();
     return { database, drop: async () => {}, kind: 'PGlite (in memory)' };
   }
-  const name = `openpug_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = openPostgres(u.toString());
+  const scratch = await createScratchDatabase(url, 'openpug_bench');
+  const database = openPostgres(scratch.url);
   await database.migrate();
-  return {
-    database,
-    kind: 'PostgreSQL',
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return { database, kind: 'PostgreSQL', drop: scratch.drop };
 }
 
 /** The app's configuration for a benchmark: silent, no rate limit, no job polling; `env` on top. */

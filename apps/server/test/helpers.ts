@@ -3,12 +3,11 @@
  * database when TEST_DB=postgres), the real app built by buildApp, and helpers for users and
  * socket clients. Every test file gets its own database, so files run in parallel safely.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { CreateDropInput } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { type Socket as ClientSocket, io as ioClient } from 'socket.io-client';
 import { inject } from 'vitest';
 import { type AppInstance, type BuildOptions, buildApp } from '../src/app';
@@ -20,6 +19,7 @@ import { inTransaction } from '../src/jobs';
 import { createTokens } from '../src/modules/auth/tokens';
 import { listOutbox } from '../src/modules/mail/mailer';
 import { createMatch } from '../src/modules/matches/service';
+import { createScratchDatabase } from './scratch-database';
 
 export const usingPostgres = () => process.env.TEST_DB === 'postgres';
 
@@ -33,23 +33,14 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   if (usingPostgres()) {
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-    const name = `openpug_t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const database = openPostgres(url.toString());
+    const scratch = await createScratchDatabase(adminUrl, 'openpug_t');
+    const database = openPostgres(scratch.url);
     await database.migrate();
     return {
       ...database,
       async dispose() {
         await database.close();
-        const c = new pg.Client({ connectionString: adminUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
+        await scratch.drop();
       },
     };
   }

@@ -1,20 +1,13 @@
-/**
- * Upgrades: the database of the previous release (commit c9486aa, migrations 0000–0009), holding
- * rows in every table (fixtures/release-0009.jsonl, made by fixtures/make-release-0009.ts), is
- * migrated forward to the current schema without losing a row, and reads through the API.
- * A new migration that drops a table or deletes rows fails here.
- */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows, latestSchema, restoreBackup, schemaVersion } from '../src/backup/index';
 import { openPglite, openPostgres } from '../src/db/client';
 import { COMMUNITY_PASSWORD } from './fixtures/community';
 import { createTestApp, type TestApp, type TestDatabase, usingPostgres } from './helpers';
+import { createScratchDatabase } from './scratch-database';
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/release-0009.jsonl');
 
@@ -24,23 +17,13 @@ async function blankDatabase(): Promise<TestDatabase> {
     const database = openPglite();
     return { ...database, dispose: () => database.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL ?? '';
-  const name = `openpug_up_${randomBytes(6).toString('hex')}`;
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = openPostgres(url.toString());
+  const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL ?? '', 'openpug_up');
+  const database = openPostgres(scratch.url);
   return {
     ...database,
     async dispose() {
       await database.close();
-      const d = new pg.Client({ connectionString: adminUrl });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
+      await scratch.drop();
     },
   };
 }
