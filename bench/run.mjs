@@ -13,6 +13,7 @@ const benches = [
   ['startup', ['node', 'bench/startup.mjs']],
   ['chat-chunk', ['node', 'bench/chat-chunk.mjs', 'apps/web/dist']],
   ['queue', ['node', '--import', 'tsx', 'bench/queue-bench.ts']],
+  ['matchmaking', ['node', '--import', 'tsx', 'bench/matchmaking-bench.ts']],
   ['leaderboard', ['node', '--import', 'tsx', 'bench/leaderboard-bench.ts']],
   ['matrix-latency', ['node', '--import', 'tsx', 'bench/matrix-latency.ts']],
   ['queue-eta', ['node', '--import', 'tsx', 'bench/queue-eta-bench.ts']],

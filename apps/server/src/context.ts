@@ -21,6 +21,7 @@ import type { MobileModuleState } from './modules/mobile';
 import type { NotifyModuleState } from './modules/notify';
 import type { PresenceModuleState } from './modules/presence/service';
 import type { QueueModuleState } from './modules/queue/service';
+import type { QueueAlertsModuleState } from './modules/queue-alerts/service';
 import type { VoiceModuleState } from './modules/voice';
 import type { VoiceServer } from './modules/voice/types';
 import type { WhatsAppModuleState } from './modules/whatsapp/service';
@@ -72,6 +73,7 @@ export interface ModuleState {
   notify: NotifyModuleState;
   presence: PresenceModuleState;
   queue: QueueModuleState;
+  queueAlerts: QueueAlertsModuleState;
   voice: VoiceModuleState;
   whatsapp: WhatsAppModuleState;
 }
@@ -94,6 +96,7 @@ export function createModuleState(): ModuleState {
     notify: { pending: new Set() },
     presence: { closing: false },
     queue: {},
+    queueAlerts: {},
     voice: { syncing: new Set() },
     whatsapp: {},
   };

@@ -33,8 +33,10 @@ export interface ChatService {
   serverName: string;
   homeserverUrl: string;
   inflight: Map<string, Promise<AccountRow>>;
-  /** Match-room joins and leaves under way, one chain per match (inMatchRoomOrder). */
+  /** Match-room joins and leaves under way: the last step of each match (inMatchRoomOrder). */
   matchRoomJoins: Map<string, Promise<void>>;
+  /** The last match-room step of any match: they run one after another. */
+  roomWork: Promise<void>;
 }
 
 type AccountRow = typeof chatAccounts.$inferSelect;
@@ -58,6 +60,7 @@ export function registerChatService(
     homeserverUrl,
     inflight: new Map(),
     matchRoomJoins: new Map(),
+    roomWork: Promise.resolve(),
   };
   ctx.state.chat.service = service;
   return service;
@@ -384,7 +387,10 @@ export async function joinMatchRoom(ctx: AppContext, matchId: string, userId: st
  * PRIVATE_MATCH_START (and the last accept's ack) for all ten players one after another
  * (docs/contract.md §4 Chat: nothing slow between the last accept and the match start). One chain
  * per match keeps the room created once and a replaced player's leave after their join; a failed
- * step is logged and the player joins at their next patch.
+ * step is logged and the player joins at their next patch. The steps of all matches also wait
+ * for each other (one at a time, in order): a burst of matches (1,000 players queueing at once)
+ * would otherwise start a hundred room provisionings at once, whose homeserver writes share the
+ * database and the core with the matches still forming (issue 20).
  */
 function inMatchRoomOrder(
   ctx: AppContext,
@@ -393,8 +399,9 @@ function inMatchRoomOrder(
   what: string,
   step: () => Promise<unknown>,
 ): void {
-  const joins = chat(ctx).matchRoomJoins;
-  const next: Promise<void> = (joins.get(matchId) ?? Promise.resolve())
+  const s = chat(ctx);
+  const joins = s.matchRoomJoins;
+  const next: Promise<void> = s.roomWork
     .then(step)
     .then(
       () => undefined,
@@ -403,6 +410,7 @@ function inMatchRoomOrder(
     .finally(() => {
       if (joins.get(matchId) === next) joins.delete(matchId);
     });
+  s.roomWork = next;
   joins.set(matchId, next);
 }
 

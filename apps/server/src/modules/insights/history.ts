@@ -35,8 +35,8 @@ async function record(ctx: AppContext, tx: Db, peak: number, matchStarts: number
 /** The public queue count after a change (the minute keeps its highest). */
 export const recordQueueCount = (ctx: AppContext, tx: Db, count: number) => record(ctx, tx, count, 0);
 
-/** A match was created from the queue. */
-export const recordMatchStart = (ctx: AppContext, tx: Db) => record(ctx, tx, 0, 1);
+/** `n` matches (one by default) were created from the queue. */
+export const recordMatchStart = (ctx: AppContext, tx: Db, n = 1) => record(ctx, tx, 0, n);
 
 /** The first minute the history holds, or null. */
 export async function historyStart(db: Db): Promise<number | null> {

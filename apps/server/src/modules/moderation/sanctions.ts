@@ -5,7 +5,7 @@
  * = permanent); of several, the one ending last counts.
  */
 import type { ActiveSanction, ModerationState, SanctionKind } from '@openpug/shared';
-import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { forbidden } from '../../lib/errors';
@@ -32,6 +32,22 @@ export async function activeSanction(
     .orderBy(sql`${sanctions.endsAt} DESC NULLS FIRST`, desc(sanctions.startsAt))
     .limit(1);
   return row ?? null;
+}
+
+/** Which of these players are banned right now (one read for many: the queue's joins). */
+export async function bannedAmong(ctx: AppContext, db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ userId: sanctions.userId })
+    .from(sanctions)
+    .where(
+      and(
+        inArray(sanctions.userId, [...userIds]),
+        eq(sanctions.kind, 'ban'),
+        activeCondition(ctx.clock.now()),
+      ),
+    );
+  return new Set(rows.map((r) => r.userId));
 }
 
 /** The player's running ban and mute (GET /api/moderation/me). */

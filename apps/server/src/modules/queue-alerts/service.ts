@@ -51,7 +51,17 @@ export const checkJob = defineJob({
 /** Books the check for the window that holds now (a no-op when it is booked already). */
 export async function requestCheck(ctx: AppContext): Promise<void> {
   const at = (Math.floor(ctx.clock.now() / QUEUE_ALERT_CHECK_MS) + 1) * QUEUE_ALERT_CHECK_MS;
+  // Booking the same window again is a no-op in the jobs table; skipping it here saves a
+  // transaction per count change (1,000 players queueing at once made 1,000 of them; issue 20).
+  if (ctx.state.queueAlerts.bookedAt === at) return;
   await inTransaction(ctx.db, (tx, after) => ctx.jobs.schedule(tx, after, checkJob, { at }, at), logOf(ctx));
+  ctx.state.queueAlerts.bookedAt = at;
+}
+
+/** The queue-alerts module's per-app state (`ctx.state.queueAlerts`). */
+export interface QueueAlertsModuleState {
+  /** The last check window this instance booked (committed). */
+  bookedAt?: number;
 }
 
 type AlertRow = typeof queueAlerts.$inferSelect;

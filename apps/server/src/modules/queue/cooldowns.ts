@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Cooldown } from '@openpug/shared';
-import { and, count, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import type { After } from '../../jobs';
@@ -69,6 +69,26 @@ export async function activeCooldown(ctx: AppContext, db: Db, userId: string): P
     .orderBy(desc(queueCooldowns.endsAt))
     .limit(1);
   return row ?? null;
+}
+
+/** Which of these players have a cooldown running now (one read for many: the queue's joins). */
+export async function coolingDownAmong(
+  ctx: AppContext,
+  db: Db,
+  userIds: readonly string[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ userId: queueCooldowns.userId })
+    .from(queueCooldowns)
+    .where(
+      and(
+        inArray(queueCooldowns.userId, [...userIds]),
+        isNull(queueCooldowns.liftedAt),
+        gt(queueCooldowns.endsAt, ctx.clock.now()),
+      ),
+    );
+  return new Set(rows.map((r) => r.userId));
 }
 
 /** Every cooldown of a player, newest first (the admin's view). */

@@ -2,7 +2,9 @@
  * Queue: owns the queue entries and accept phases. Every change runs in one transaction holding a
  * transaction-level advisory lock (one queue, so joins, leaves, readies and deadlines serialise;
  * on PGlite transactions are serial anyway): nobody is in two accept phases, a match always gets
- * exactly the ten accepted players, and entries/deadlines survive a restart.
+ * exactly the ten accepted players, and entries/deadlines survive a restart. Joins and accepts that
+ * arrive while one of their kind is being written share the next transaction (`Together`), so a
+ * crowd queueing at once costs a few transactions, not one each.
  *
  * Rules (docs/contract.md §4): joining needs a voice link and a profile name (with the MatchZy game-server
  * provider also a linked Steam account) and is refused while queued or in a live match; the
@@ -27,14 +29,14 @@ import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { findUserById, findUsersByIds } from '../accounts/service';
+import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { findUsersByIds, type UserRow } from '../accounts/service';
 import { recordMatchStart, recordQueueCount } from '../insights/service';
-import { createMatch, findLiveMatchId } from '../matches/service';
-import { refuseBanned } from '../moderation/sanctions';
+import { createMatch, findLiveMatchId, inLiveMatchAmong } from '../matches/service';
+import { bannedAmong } from '../moderation/sanctions';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
-import { activeCooldown, recordOffence } from './cooldowns';
+import { activeCooldown, coolingDownAmong, recordOffence } from './cooldowns';
 import { acceptPhases, type QueueVia, queueEntries } from './schema';
 
 /** The accept phase's deadline (ACCEPT_TIMEOUT_MS). */
@@ -81,14 +83,30 @@ export async function queueCount(db: Db): Promise<number> {
 export interface QueueModuleState {
   /** The pending coalesced PUBLIC_QUEUE_UPDATE (broadcastCount). */
   countTimer?: NodeJS.Timeout;
+  /** Joins and accepts that arrive together, written in one transaction each (batchesOf). */
+  batches?: QueueBatches;
 }
 /** Milliseconds over which queue-count broadcasts are coalesced (one broadcast carries the latest count). */
 export const COUNT_BROADCAST_MS = 50;
+/** Sockets per COUNT_BROADCAST_MS of coalescing, and the longest window. */
+const SOCKETS_PER_WINDOW = 100;
+const MAX_COUNT_WINDOW_MS = 1000;
 
 /**
- * PUBLIC_QUEUE_UPDATE {count} to everyone after a change. Changes within COUNT_BROADCAST_MS share
- * one broadcast of the count read at sending time, so a burst of joins costs one fan-out.
+ * PUBLIC_QUEUE_UPDATE {count} to everyone after a change. Changes within the window share one
+ * broadcast of the count read at sending time, so a burst of joins costs one fan-out. The window
+ * is COUNT_BROADCAST_MS per 100 sockets connected here (at most 1 s): every broadcast is one frame
+ * per socket, and at 1,000 sockets twenty a second were most of the server's work while 1,000
+ * players queued at once (issue 20); this keeps it near 2,000 frames a second at any size.
  */
+function countWindowMs(ctx: AppContext): number {
+  const sockets = ctx.realtime.io.engine?.clientsCount ?? 0;
+  return Math.min(
+    MAX_COUNT_WINDOW_MS,
+    COUNT_BROADCAST_MS * Math.max(1, Math.ceil(sockets / SOCKETS_PER_WINDOW)),
+  );
+}
+
 async function broadcastCount(ctx: AppContext, tx: Db, after: After): Promise<number> {
   after.add(() => {
     if (ctx.state.queue.countTimer) return;
@@ -97,7 +115,7 @@ async function broadcastCount(ctx: AppContext, tx: Db, after: After): Promise<nu
       queueCount(ctx.db)
         .then((count) => ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count }))
         .catch((err) => logOf(ctx).error({ err }, 'queue count broadcast failed'));
-    }, COUNT_BROADCAST_MS);
+    }, countWindowMs(ctx));
     timer.unref?.();
     ctx.state.queue.countTimer = timer;
   });
@@ -107,49 +125,167 @@ async function broadcastCount(ctx: AppContext, tx: Db, after: After): Promise<nu
 }
 
 async function phasePlayers(tx: Db, playerIds: string[], phaseId: string): Promise<QueuePlayer[]> {
-  const users = await findUsersByIds(tx, playerIds);
+  return (await phasesPlayers(tx, [{ id: phaseId, playerIds }])).get(phaseId) ?? [];
+}
+
+/** The players of several accept phases (who accepted), with two reads whatever their number. */
+async function phasesPlayers(
+  tx: Db,
+  phases: readonly { id: string; playerIds: string[] }[],
+): Promise<Map<string, QueuePlayer[]>> {
+  const out = new Map<string, QueuePlayer[]>();
+  if (phases.length === 0) return out;
+  const users = await findUsersByIds(
+    tx,
+    phases.flatMap((p) => p.playerIds),
+  );
   const entries = await tx
     .select({ userId: queueEntries.userId, accepted: queueEntries.accepted })
     .from(queueEntries)
-    .where(eq(queueEntries.phaseId, phaseId));
+    .where(
+      inArray(
+        queueEntries.phaseId,
+        phases.map((p) => p.id),
+      ),
+    );
   const accepted = new Set(entries.filter((e) => e.accepted).map((e) => e.userId));
   const byId = new Map(users.map((u) => [u.id, u]));
-  return playerIds.map((id) => ({
-    userId: id,
-    name: byId.get(id)?.name ?? '',
-    avatar: byId.get(id)?.avatar ?? null,
-    accepted: accepted.has(id),
-  }));
+  for (const phase of phases)
+    out.set(
+      phase.id,
+      phase.playerIds.map((id) => ({
+        userId: id,
+        name: byId.get(id)?.name ?? '',
+        avatar: byId.get(id)?.avatar ?? null,
+        accepted: accepted.has(id),
+      })),
+    );
+  return out;
 }
 
 /** Starts accept phases for the first free ten in queue order, as long as ten are free. */
 async function formPhases(ctx: AppContext, tx: Db, after: After): Promise<void> {
-  for (;;) {
-    const free = await tx
-      .select({ userId: queueEntries.userId })
-      .from(queueEntries)
-      .where(isNull(queueEntries.phaseId))
-      .orderBy(asc(queueEntries.seq))
-      .limit(PLAYERS_PER_MATCH);
-    if (free.length < PLAYERS_PER_MATCH) return;
-    const ids = free.map((f) => f.userId);
-    const id = randomUUID();
-    const now = ctx.clock.now();
-    const deadline = now + ctx.config.ACCEPT_TIMEOUT_MS;
-    await tx
-      .insert(acceptPhases)
-      .values({ id, createdAt: now, deadline, playerIds: ids, status: ACCEPT_PHASE_INITIAL });
+  const free = await tx
+    .select({ userId: queueEntries.userId })
+    .from(queueEntries)
+    .where(isNull(queueEntries.phaseId))
+    .orderBy(asc(queueEntries.seq));
+  if (free.length < PLAYERS_PER_MATCH) return;
+  const now = ctx.clock.now();
+  const deadline = now + ctx.config.ACCEPT_TIMEOUT_MS;
+  const formed = Array.from({ length: Math.floor(free.length / PLAYERS_PER_MATCH) }, (_, i) => ({
+    id: randomUUID(),
+    playerIds: free.slice(i * PLAYERS_PER_MATCH, (i + 1) * PLAYERS_PER_MATCH).map((f) => f.userId),
+  }));
+  await tx.insert(acceptPhases).values(
+    formed.map(({ id, playerIds }): typeof acceptPhases.$inferInsert => ({
+      id,
+      createdAt: now,
+      deadline,
+      playerIds,
+      status: ACCEPT_PHASE_INITIAL,
+    })),
+  );
+  for (const { id, playerIds } of formed) {
     await tx
       .update(queueEntries)
       .set({ phaseId: id, accepted: false })
-      .where(inArray(queueEntries.userId, ids));
+      .where(inArray(queueEntries.userId, playerIds));
     await ctx.jobs.schedule(tx, after, acceptJob, { phaseId: id }, deadline);
-    const payload: QueueReadyPayload = { players: await phasePlayers(tx, ids, id), deadline };
-    after.add(() => {
-      for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY', payload);
-    });
-    after.add(() => void ctx.bus.emit('queue.phaseStarted', { phaseId: id, playerIds: ids, deadline }));
   }
+  const playersOf = await phasesPlayers(tx, formed);
+  for (const { id, playerIds } of formed) {
+    const payload: QueueReadyPayload = { players: playersOf.get(id) ?? [], deadline };
+    after.add(() => {
+      for (const uid of playerIds) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY', payload);
+    });
+  }
+  for (const { id, playerIds } of formed)
+    after.add(() => void ctx.bus.emit('queue.phaseStarted', { phaseId: id, playerIds, deadline }));
+}
+
+type Answer = { inQueue: boolean; count: number } | AppError;
+
+/**
+ * Requests that wait together for the next queue transaction (group commit). One queue means
+ * one lock: taken once per request, 1,000 players joining within a second queued up behind it
+ * one transaction at a time (issue 20). Now the requests that arrive while a transaction of
+ * their kind runs go together into the next one, which answers each of them on its own (a
+ * refusal is that request's alone). The answers go out once the effects after the commit have
+ * run, as before; the next transaction does not wait for those effects.
+ */
+class Together<I> {
+  private waiting: {
+    input: I;
+    resolve: (a: { inQueue: boolean; count: number }) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  private running = false;
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly run: (tx: Db, after: After, inputs: I[]) => Promise<Answer[]>,
+  ) {}
+
+  add(input: I): Promise<{ inQueue: boolean; count: number }> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ input, resolve, reject });
+      if (!this.running) this.next();
+    });
+  }
+
+  private next(): void {
+    this.running = true;
+    // The socket events read in the same turn of the event loop join this transaction.
+    setImmediate(() => void this.drain());
+  }
+
+  private async drain(): Promise<void> {
+    const batch = this.waiting.splice(0);
+    const after = new After();
+    let answers: Answer[] | null = null;
+    let failure: unknown = null;
+    try {
+      answers = await this.ctx.db.transaction((tx) =>
+        this.run(
+          tx as unknown as Db,
+          after,
+          batch.map((b) => b.input),
+        ),
+      );
+    } catch (err) {
+      failure = err;
+    }
+    if (this.waiting.length > 0) this.next();
+    else this.running = false;
+    if (!answers) {
+      // The whole transaction failed (not a refusal): each request alone, so one cannot fail another.
+      if (batch.length === 1) return batch[0].reject(failure);
+      for (const b of batch)
+        inTransaction(this.ctx.db, (tx, a) => this.run(tx, a, [b.input]), logOf(this.ctx)).then(
+          ([a]) => (a instanceof AppError ? b.reject(a) : b.resolve(a)),
+          b.reject,
+        );
+      return;
+    }
+    await after.run(logOf(this.ctx));
+    batch.forEach((b, i) => {
+      const a = (answers as Answer[])[i];
+      if (a instanceof AppError) b.reject(a);
+      else b.resolve(a);
+    });
+  }
+}
+
+interface QueueBatches {
+  joins: Together<{ userId: string; via: QueueVia }>;
+  readies: Together<string>;
+}
+function batchesOf(ctx: AppContext): QueueBatches {
+  ctx.state.queue.batches ??= {
+    joins: new Together(ctx, (tx, after, joins) => joinTogether(ctx, tx, after, joins)),
+    readies: new Together(ctx, (tx, after, ids) => readyTogether(ctx, tx, after, ids)),
+  };
+  return ctx.state.queue.batches;
 }
 
 function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], inQueue: boolean) {
@@ -158,36 +294,89 @@ function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], i
   });
 }
 
-export async function joinQueue(
+export function joinQueue(
   ctx: AppContext,
   userId: string,
   via: QueueVia = 'web',
 ): Promise<{ inQueue: boolean; count: number }> {
-  const user = await findUserById(ctx.db, userId);
-  if (!user) throw notFound('USER_DOES_NOT_EXIST');
-  if (!user.teamSpeakId) throw conflict('VOICE_NOT_LINKED');
-  if (!user.name?.trim()) throw badRequest('NAME_REQUIRED');
-  // Real CS2 servers (MatchZy) admit the rostered players by SteamID64 only.
-  if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy' && !user.steamId) throw conflict('STEAM_NOT_LINKED');
-  await refuseBanned(ctx, ctx.db, userId);
-  if (await activeCooldown(ctx, ctx.db, userId)) throw forbidden('QUEUE_COOLDOWN');
-  return inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      await lockQueue(tx);
-      if (await findLiveMatchId(tx, userId)) throw conflict('ALREADY_IN_MATCH');
-      const inserted = await tx
-        .insert(queueEntries)
-        .values({ userId, joinedAt: ctx.clock.now(), via })
-        .onConflictDoNothing()
-        .returning({ userId: queueEntries.userId });
-      if (inserted.length === 0) throw conflict('ALREADY_IN_QUEUE');
-      await formPhases(ctx, tx, after);
-      patchQueue(ctx, after, [userId], true);
-      return { inQueue: true, count: await broadcastCount(ctx, tx, after) };
-    },
-    logOf(ctx),
+  return batchesOf(ctx).joins.add({ userId, via });
+}
+
+/**
+ * Why this player may not join now, or null. In order: no such user, no voice link, no name, no
+ * Steam link (MatchZy only: real CS2 servers admit the rostered players by SteamID64), banned,
+ * cooling down, in a live match.
+ */
+function joinRefusal(
+  ctx: AppContext,
+  user: UserRow | undefined,
+  banned: Set<string>,
+  coolingDown: Set<string>,
+  inMatch: Set<string>,
+): AppError | null {
+  if (!user) return notFound('USER_DOES_NOT_EXIST');
+  if (!user.teamSpeakId) return conflict('VOICE_NOT_LINKED');
+  if (!user.name?.trim()) return badRequest('NAME_REQUIRED');
+  if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy' && !user.steamId) return conflict('STEAM_NOT_LINKED');
+  if (banned.has(user.id)) return forbidden('BANNED');
+  if (coolingDown.has(user.id)) return forbidden('QUEUE_COOLDOWN');
+  if (inMatch.has(user.id)) return conflict('ALREADY_IN_MATCH');
+  return null;
+}
+
+/**
+ * The joins that waited together, in one transaction under the queue lock: the checks read once
+ * for all of them, one insert, one round of phase forming, one count. A join refused here is
+ * refused alone; the others go on.
+ */
+async function joinTogether(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  joins: readonly { userId: string; via: QueueVia }[],
+): Promise<Answer[]> {
+  await lockQueue(tx);
+  const ids = [...new Set(joins.map((j) => j.userId))];
+  const userOf = new Map((await findUsersByIds(tx, ids)).map((u) => [u.id, u]));
+  const known = [...userOf.keys()];
+  const [banned, coolingDown, inMatch] = [
+    await bannedAmong(ctx, tx, known),
+    await coolingDownAmong(ctx, tx, known),
+    await inLiveMatchAmong(tx, known),
+  ];
+  const refused = new Map<string, AppError>();
+  for (const id of ids) {
+    const refusal = joinRefusal(ctx, userOf.get(id), banned, coolingDown, inMatch);
+    if (refusal) refused.set(id, refusal);
+  }
+  const seen = new Set<string>();
+  const fresh = joins.filter((j) => !refused.has(j.userId) && !seen.has(j.userId) && seen.add(j.userId));
+  const now = ctx.clock.now();
+  const inserted = new Set(
+    fresh.length === 0
+      ? []
+      : (
+          await tx
+            .insert(queueEntries)
+            .values(fresh.map((j) => ({ userId: j.userId, joinedAt: now, via: j.via })))
+            .onConflictDoNothing()
+            .returning({ userId: queueEntries.userId })
+        ).map((r) => r.userId),
   );
+  let count = 0;
+  if (inserted.size > 0) {
+    await formPhases(ctx, tx, after);
+    patchQueue(ctx, after, [...inserted], true);
+    count = await broadcastCount(ctx, tx, after);
+  }
+  const answered = new Set<string>();
+  return joins.map((j) => {
+    const refusal = refused.get(j.userId);
+    if (refusal) return refusal;
+    if (!inserted.has(j.userId) || answered.has(j.userId)) return conflict('ALREADY_IN_QUEUE');
+    answered.add(j.userId);
+    return { inQueue: true, count };
+  });
 }
 
 /**
@@ -274,48 +463,93 @@ async function ownPhase(tx: Db, userId: string, event: AcceptPhaseEvent) {
 }
 
 /** Accepts the running accept phase. Accepting twice changes nothing. */
-export async function readyQueue(
+export function readyQueue(ctx: AppContext, userId: string): Promise<{ inQueue: boolean; count: number }> {
+  return batchesOf(ctx).readies.add(userId);
+}
+
+/**
+ * The accepts that waited together, in one transaction under the queue lock: the entries and
+ * phases are read once, the accepts written in one update, and every phase they complete becomes
+ * its match here. PRIVATE_MATCH_START goes out right after the commit, before the status patches
+ * (docs/contract.md §4: nothing slow between the last accept and the match start).
+ */
+async function readyTogether(
   ctx: AppContext,
-  userId: string,
-): Promise<{ inQueue: boolean; count: number }> {
-  return inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      await lockQueue(tx);
-      const { entry, phase } = await ownPhase(tx, userId, 'accept');
-      const phaseId = phase.id;
-      if (entry.accepted) return { inQueue: true, count: await queueCount(tx) };
-      await tx.update(queueEntries).set({ accepted: true }).where(eq(queueEntries.userId, userId));
-      const players = await phasePlayers(tx, phase.playerIds, phaseId);
+  tx: Db,
+  after: After,
+  userIds: readonly string[],
+): Promise<Answer[]> {
+  await lockQueue(tx);
+  const ids = [...new Set(userIds)];
+  const entries = await tx.select().from(queueEntries).where(inArray(queueEntries.userId, ids));
+  const entryOf = new Map(entries.map((e) => [e.userId, e]));
+  const phaseIds = [...new Set(entries.flatMap((e) => (e.phaseId ? [e.phaseId] : [])))];
+  const phases =
+    phaseIds.length === 0
+      ? []
+      : await tx.select().from(acceptPhases).where(inArray(acceptPhases.id, phaseIds));
+  const phaseOf = new Map(phases.map((p) => [p.id, p]));
+  const refused = new Map<string, AppError>();
+  const accepting = new Set<string>();
+  for (const userId of ids) {
+    const entry = entryOf.get(userId);
+    const phase = entry?.phaseId ? phaseOf.get(entry.phaseId) : undefined;
+    if (!entry) refused.set(userId, conflict('NOT_IN_QUEUE'));
+    else if (!phase) refused.set(userId, conflict(acceptPhase.refusal));
+    else {
+      const next = acceptPhase.transition(phase.status, 'accept');
+      if (!next.ok) refused.set(userId, conflict(next.key));
+      else if (!entry.accepted) accepting.add(userId);
+    }
+  }
+  const matched = new Set<string>();
+  if (accepting.size > 0) {
+    await tx
+      .update(queueEntries)
+      .set({ accepted: true })
+      .where(inArray(queueEntries.userId, [...accepting]));
+    const touched = [...new Set([...accepting].map((id) => entryOf.get(id)?.phaseId as string))].map(
+      (id) => phaseOf.get(id) as (typeof phases)[number],
+    );
+    const playersOf = await phasesPlayers(
+      tx,
+      touched.map((p) => ({ id: p.id, playerIds: p.playerIds })),
+    );
+    const complete = touched.filter((phase) => {
+      const players = playersOf.get(phase.id) ?? [];
       after.add(() => {
         for (const p of players) ctx.realtime.toUser(p.userId, 'PRIVATE_QUEUE_READY_UPDATE', { players });
       });
-      if (players.length === PLAYERS_PER_MATCH && players.every((p) => p.accepted)) {
-        const complete = acceptPhase.require(phase.status, 'complete');
-        const ids = phase.playerIds;
-        await tx.delete(queueEntries).where(eq(queueEntries.phaseId, phaseId));
-        if (entails(complete, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId });
-        // Effects of the match (status patches) must follow PRIVATE_QUEUE_MATCH.
+      return players.length === PLAYERS_PER_MATCH && players.every((p) => p.accepted);
+    });
+    if (complete.length > 0) {
+      await tx.delete(queueEntries).where(
+        inArray(
+          queueEntries.phaseId,
+          complete.map((p) => p.id),
+        ),
+      );
+      for (const phase of complete) {
+        const { id: phaseId, playerIds: players } = phase;
+        const done = acceptPhase.require(phase.status, 'complete');
+        if (entails(done, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId });
+        let matchId = '';
+        // The players hear of their match first; its status patches follow (createMatch).
         after.add(() => {
-          for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
+          for (const uid of players) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
+          for (const uid of players) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
         });
-        const matchId = await createMatch(ctx, tx, after, ids);
-        await recordMatchStart(ctx, tx);
-        await tx
-          .update(acceptPhases)
-          .set({ status: complete.to, matchId })
-          .where(eq(acceptPhases.id, phaseId));
-        after.add(() => {
-          for (const uid of ids) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
-        });
-        after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds: ids, matchId }));
-        emitPhaseEnded(ctx, after, { phaseId, playerIds: ids, outcome: 'matched', matchId });
-        return { inQueue: false, count: await broadcastCount(ctx, tx, after) };
+        matchId = await createMatch(ctx, tx, after, players);
+        await tx.update(acceptPhases).set({ status: done.to, matchId }).where(eq(acceptPhases.id, phaseId));
+        after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds: players, matchId }));
+        emitPhaseEnded(ctx, after, { phaseId, playerIds: players, outcome: 'matched', matchId });
+        for (const uid of players) matched.add(uid);
       }
-      return { inQueue: true, count: await queueCount(tx) };
-    },
-    logOf(ctx),
-  );
+      await recordMatchStart(ctx, tx, complete.length);
+    }
+  }
+  const count = matched.size > 0 ? await broadcastCount(ctx, tx, after) : await queueCount(tx);
+  return userIds.map((userId) => refused.get(userId) ?? { inQueue: !matched.has(userId), count });
 }
 
 async function unreadyProfilesOf(tx: Db, ids: string[]): Promise<UnreadyProfile[]> {

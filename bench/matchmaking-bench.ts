@@ -1,0 +1,390 @@
+/**
+ * Matchmaking all at once (issue 20, target 4): 1,000 players, already signed up (voice linked;
+ * their chat accounts are made when first needed, or with --chat-accounts=signup in the set-up as
+ * `user.created` does, which takes minutes of argon2 on PGlite), connect and authenticate over real
+ * Socket.IO websockets; then all send `join` within one second and accept their accept phase the
+ * moment it opens. Reported from the first join: when the 1st, 10th and 100th match started (the
+ * last of its ten PRIVATE_MATCH_START), the 10th join → last PRIVATE_QUEUE_READY of each phase
+ * (p50 / p99 / max), and the SQL statements per match — counted at the driver (every query the
+ * pg client or PGlite runs, BEGIN/COMMIT included), once up to the last match start and once
+ * until the server is quiet again (the chat rooms and whatever else runs after the start).
+ *
+ * The same clients first run against a baseline in the same process: a bare Socket.IO server
+ * with an in-memory queue (same events, same acks, no database), so the figures can be read
+ * against what this machine does with the sockets alone at that moment.
+ *
+ *   node --import tsx bench/matchmaking-bench.ts            PGlite (in memory), and PostgreSQL
+ *                                                           too when DATABASE_URL is set (a scratch
+ *                                                           database is created and dropped)
+ *   options: --clients=1000 --spread=1000 (ms over which the joins are sent) --limit=120 (s)
+ *            --engine=pglite|postgres (only one) --chat-accounts=signup
+ *
+ * Target: the 100th match within 2 s of the first join and p99 < 50 ms, on each engine.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import { Server } from 'socket.io';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
+import { users } from '../apps/server/src/db/schema';
+import { createTokens } from '../apps/server/src/modules/auth/tokens';
+import { provisionUser } from '../apps/server/src/modules/chat/service';
+
+const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const CLIENTS = Number(opt('clients') ?? 1000);
+const SPREAD_MS = Number(opt('spread') ?? 1000);
+const LIMIT_MS = Number(opt('limit') ?? 120) * 1000;
+const CHAT_ACCOUNTS = opt('chat-accounts') === 'signup';
+const GROUPS = Math.floor(CLIENTS / 10);
+const PG_URL = process.env.DATABASE_URL;
+const engines = (opt('engine') ? [opt('engine')] : ['pglite', ...(PG_URL ? ['postgres'] : [])]) as (
+  | 'pglite'
+  | 'postgres'
+)[];
+
+const hardStop = setTimeout(
+  () => {
+    console.error('matchmaking-bench: hard time limit reached');
+    process.exit(2);
+  },
+  engines.length * (LIMIT_MS + 600_000),
+);
+hardStop.unref();
+
+// ---- SQL statement counting at the driver ---------------------------------------------------------
+
+const counter = { statements: 0, transactions: 0, locks: 0 };
+// --sql-top=N: the N most frequent statements (by their first 90 characters) from the first join on.
+const SQL_TOP = Number(opt('sql-top') ?? 0);
+const shapes = new Map<string, number>();
+let countShapes = false;
+const countSql = (text: unknown) => {
+  counter.statements++;
+  const s = typeof text === 'string' ? text : ((text as { text?: string })?.text ?? '');
+  if (SQL_TOP && countShapes) {
+    const shape = s.replace(/\s+/g, ' ').slice(0, 90);
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  }
+  if (/^\s*begin/i.test(s)) counter.transactions++;
+  if (s.includes('pg_advisory_xact_lock') || /for update/i.test(s)) counter.locks++;
+};
+// Every pool client is a pg.Client; drizzle runs BEGIN/COMMIT through the same query().
+const pgQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  countSql(args[0]);
+  return (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pgQuery;
+
+type Runner = { query: (...a: unknown[]) => unknown; exec: (...a: unknown[]) => unknown };
+function countPglite(client: Runner & { transaction: (fn: (tx: Runner) => unknown) => unknown }) {
+  const wrap = (r: Runner) => {
+    const { query, exec } = r;
+    r.query = (...a) => {
+      countSql(a[0]);
+      return query.apply(r, a);
+    };
+    r.exec = (...a) => {
+      countSql(a[0]);
+      return exec.apply(r, a);
+    };
+  };
+  wrap(client);
+  const transaction = client.transaction;
+  client.transaction = (fn) =>
+    transaction.call(client, (tx: Runner) => {
+      countSql('BEGIN');
+      counter.statements++; // its COMMIT or ROLLBACK
+      wrap(tx);
+      return fn(tx);
+    });
+}
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '—' : `${v.toFixed(0)} ms`);
+
+interface Done {
+  joinSent: Record<string, number>;
+  phases: { players: string[]; lastReady: number; arrived: number }[];
+  matches: { matchId: string; players: number; lastStart: number }[];
+  errors: string[];
+  elapsed: number;
+}
+
+/** Runs the players; `close()` disconnects them (after the server has gone quiet). */
+function runClients(url: string, people: { id: string; key: string }[], onBegin: () => void) {
+  const worker = new Worker(new URL('./matchmaking-clients.mjs', import.meta.url), {
+    workerData: { url, users: people, spreadMs: SPREAD_MS, limitMs: LIMIT_MS },
+  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      worker.on('message', (m: { type: string }) => {
+        if (m.type === 'closed') void worker.terminate().then(() => resolve());
+      });
+      worker.postMessage('close');
+    });
+  return new Promise<Done & { close: () => Promise<void> }>((resolve, reject) => {
+    worker.on('message', (m: { type: string } & Done) => {
+      if (m.type === 'begin') onBegin();
+      else if (m.type === 'done') resolve({ ...m, close });
+    });
+    worker.once('error', reject);
+  });
+}
+
+interface Figures {
+  first?: number;
+  tenth?: number;
+  hundredth?: number;
+  matches: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: string[];
+}
+
+function figures(done: Done): Figures {
+  const starts = done.matches
+    .filter((m) => m.players === 10)
+    .map((m) => m.lastStart)
+    .sort((a, b) => a - b);
+  const waits = done.phases
+    .filter((p) => p.arrived === 10)
+    .map((p) => p.lastReady - Math.max(...p.players.map((id) => done.joinSent[id] ?? 0)))
+    .sort((a, b) => a - b);
+  return {
+    first: starts[0],
+    tenth: starts[9],
+    hundredth: starts[GROUPS - 1],
+    matches: starts.length,
+    p50: pct(waits, 50),
+    p99: pct(waits, 99),
+    max: waits[waits.length - 1],
+    errors: done.errors,
+  };
+}
+
+const report = (label: string, f: Figures) =>
+  console.log(
+    `matchmaking-bench: ${label}: ${f.matches}/${GROUPS} matches; match start after the first join: ` +
+      `1st ${ms(f.first)}, 10th ${ms(f.tenth)}, ${GROUPS}th ${ms(f.hundredth)}; ` +
+      `10th join → last PRIVATE_QUEUE_READY p50 ${ms(f.p50)}, p99 ${ms(f.p99)}, max ${ms(f.max)}` +
+      (f.errors.length ? `; ${f.errors.length} refused acks (first: ${f.errors[0]})` : ''),
+  );
+
+// ---- the baseline: a bare Socket.IO server with an in-memory queue ------------------------------
+
+async function baseline(): Promise<Figures> {
+  const http = createServer();
+  const io = new Server(http, { path: '/socket', serveClient: false });
+  const queue: string[] = [];
+  const phaseOf = new Map<string, { players: string[]; accepted: Set<string> }>();
+  io.on('connection', (socket) => {
+    socket.on('authenticate', ({ key }: { key: string }) => {
+      socket.data.userId = key;
+      void socket.join(`user:${key}`);
+      socket.emit('authenticated', { userId: key });
+    });
+    socket.on('queue-message', ({ event }: { event: string }, ack: (a: unknown) => void) => {
+      const userId = socket.data.userId as string;
+      if (event === 'join') {
+        queue.push(userId);
+        while (queue.length >= 10) {
+          const players = queue.splice(0, 10);
+          const phase = { players, accepted: new Set<string>() };
+          const payload = { players: players.map((id) => ({ userId: id, accepted: false })), deadline: 0 };
+          for (const id of players) {
+            phaseOf.set(id, phase);
+            io.to(`user:${id}`).emit('PRIVATE_QUEUE_READY', payload);
+          }
+        }
+        return ack({ ok: true, data: { inQueue: true, count: queue.length } });
+      }
+      const phase = phaseOf.get(userId);
+      if (event !== 'ready' || !phase) return ack({ ok: false, msg: 'NO_ACCEPT_PHASE' });
+      phase.accepted.add(userId);
+      const players = phase.players.map((id) => ({ userId: id, accepted: phase.accepted.has(id) }));
+      for (const id of phase.players) io.to(`user:${id}`).emit('PRIVATE_QUEUE_READY_UPDATE', { players });
+      if (phase.accepted.size === 10) {
+        const matchId = randomUUID();
+        for (const id of phase.players) {
+          phaseOf.delete(id);
+          io.to(`user:${id}`).emit('PRIVATE_MATCH_START', { matchId });
+        }
+      }
+      ack({ ok: true, data: { inQueue: true, count: queue.length } });
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const people = Array.from({ length: GROUPS * 10 }, () => {
+    const id = randomUUID();
+    return { id, key: id };
+  });
+  const done = await runClients(url, people, () => {});
+  await done.close();
+  await io.close();
+  return figures(done);
+}
+
+// ---- the real server ----------------------------------------------------------------------------
+
+async function openDatabase(kind: 'pglite' | 'postgres') {
+  if (kind === 'pglite') {
+    const database = openPglite();
+    await database.migrate();
+    countPglite((database as unknown as { pglite: Parameters<typeof countPglite>[0] }).pglite);
+    return { database, drop: async () => {}, label: 'PGlite (in memory)' };
+  }
+  const url = PG_URL as string;
+  const name = `openpug_bench_mm_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database: Database = openPostgres(u.toString());
+  await database.migrate();
+  return {
+    database,
+    label: 'PostgreSQL',
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Waits until no statement has run for `quietMs` (the work after the match starts is over). */
+async function quiet(quietMs = 1500, maxMs = 60_000) {
+  const start = Date.now();
+  let last = counter.statements;
+  let since = Date.now();
+  while (Date.now() - start < maxMs) {
+    await new Promise((r) => setTimeout(r, 100));
+    if (counter.statements !== last) {
+      last = counter.statements;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return true;
+  }
+  return false;
+}
+
+async function engine(kind: 'pglite' | 'postgres'): Promise<boolean> {
+  const { database, drop, label } = await openDatabase(kind);
+  const secret = randomBytes(32).toString('hex');
+  const app = await buildApp(
+    {
+      config: loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        DATA_DIR: '/tmp/openpug-bench-mm',
+        RATE_LIMIT_PER_MIN: '0',
+        ACCEPT_TIMEOUT_MS: '600000',
+        PICK_TIMEOUT_MS: '600000',
+        JOBS_POLL_MS: '0',
+      }),
+      database,
+      db: database.db,
+      tokens: createTokens(secret),
+      clock: { now: () => Date.now() },
+      version: 'bench',
+    },
+    { logger: false, webDist: '/nonexistent' },
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const ctx = app.ctx;
+
+  const rows = Array.from({ length: GROUPS * 10 }, (_, i) => ({
+    id: randomUUID(),
+    name: `bench-${i}`,
+    email: `bench-${i}@example.test`,
+    teamSpeakId: `bench-ts-${i}`,
+    elo: 150 + (i % 97),
+    verified: true,
+  }));
+  for (let i = 0; i < rows.length; i += 500) await database.db.insert(users).values(rows.slice(i, i + 500));
+  if (CHAT_ACCOUNTS) {
+    // What sign-up does on `user.created` (and every login again): each player has a chat account.
+    const t0 = Date.now();
+    for (let i = 0; i < rows.length; i += 20)
+      await Promise.all(rows.slice(i, i + 20).map((r) => provisionUser(ctx, r.id)));
+    console.log(
+      `matchmaking-bench: ${label}: ${rows.length} chat accounts made in ${Date.now() - t0} ms (set-up)`,
+    );
+  }
+  const tokens = createTokens(secret);
+  const people = await Promise.all(
+    rows.map(async (r) => ({ id: r.id, key: (await tokens.sign(r.id)).token })),
+  );
+
+  let atBegin = { ...counter };
+  let atLast: typeof counter | null = null;
+  let matched = 0;
+  ctx.bus.on('queue.matched', () => {
+    if (++matched === GROUPS) atLast = { ...counter };
+  });
+  shapes.clear();
+  const done = await runClients(url, people, () => {
+    atBegin = { ...counter };
+    countShapes = true;
+  });
+  const f = figures(done);
+  const settled = await quiet();
+  const atEnd = { ...counter };
+  countShapes = false;
+  await done.close();
+  for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, SQL_TOP))
+    console.log(`matchmaking-bench: ${label}: ${String(n).padStart(6)} × ${shape}`);
+  report(label, f);
+  const per = (a: typeof counter | null, key: keyof typeof counter) =>
+    a
+      ? `${a[key] - atBegin[key]} (${((a[key] - atBegin[key]) / Math.max(1, f.matches)).toFixed(0)} a match)`
+      : '—';
+  console.log(
+    `matchmaking-bench: ${label}: SQL, first join → last match start: ${per(atLast, 'statements')} statements, ` +
+      `${per(atLast, 'transactions')} transactions, ${per(atLast, 'locks')} lock statements; ` +
+      `until quiet${settled ? '' : ' (not quiet after 60 s)'}: ${per(atEnd, 'statements')} statements, ` +
+      `${per(atEnd, 'transactions')} transactions, ${per(atEnd, 'locks')} lock statements`,
+  );
+  await app.close();
+  await database.close();
+  await drop();
+  return f.matches === GROUPS && (f.hundredth ?? Infinity) <= 2000 && f.p99 < 50;
+}
+
+async function main() {
+  console.log(
+    `matchmaking-bench: ${GROUPS * 10} players join within ${SPREAD_MS} ms and accept at once; ` +
+      `load average ${(await import('node:os'))
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+  );
+  report('baseline (bare Socket.IO, in-memory queue)', await baseline());
+  let ok = true;
+  for (const kind of engines) {
+    const met = await engine(kind);
+    console.log(
+      `matchmaking-bench: ${kind}: target (${GROUPS}th match ≤ 2 s, p99 < 50 ms) ${met ? 'met' : 'NOT met'}`,
+    );
+    ok &&= met;
+  }
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
