@@ -19,6 +19,8 @@ const benches = [
   ['queue-eta', ['node', '--import', 'tsx', 'bench/queue-eta-bench.ts']],
   ['draft-fairness', ['node', '--import', 'tsx', 'bench/draft-fairness-bench.ts']],
   ['socket-flood', ['node', '--import', 'tsx', 'bench/socket-flood-bench.ts']],
+  // Options from SOCKETS_N, SOCKETS_HOLD_S, SOCKETS_PROCS (default 19,000 sockets held 5 minutes).
+  ['sockets', ['node', '--import', 'tsx', 'bench/sockets-bench.ts']],
   ['lighthouse', ['node', '--import', 'tsx', 'bench/lighthouse.ts']],
 ];
 let failed = 0;

@@ -17,12 +17,13 @@ import { type AppContext, createModuleState } from './context';
 import { EventBus } from './events';
 import { homeserverModule } from './homeserver';
 import { Scheduler } from './jobs';
+import { batched } from './lib/batch';
 import { frameworkErrors, installErrorHandling } from './lib/errors';
 import { refuseNulCharacters } from './lib/input';
 import { installRequestIdHeader, loggerOptions, requestIdOptions } from './logging';
 import { aboutModule } from './modules/about/routes';
 import { accountsModule } from './modules/accounts/routes';
-import { sessionGenerationOf } from './modules/accounts/service';
+import { sessionGenerationsOf } from './modules/accounts/service';
 import { adminModule } from './modules/admin/routes';
 import { arenaModule } from './modules/arena/routes';
 import { installAuthGuard, withSessionCheck } from './modules/auth';
@@ -103,8 +104,13 @@ export async function buildApp(
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   // A token verifies only while its session generation is the account's current one: a password
-  // change or reset ends every session issued before, on HTTP and at socket sign-in.
-  const tokens = withSessionCheck(base.tokens, (userId) => sessionGenerationOf(base.db, userId));
+  // change or reset ends every session issued before, on HTTP and at socket sign-in. The lookups
+  // of one loop turn share a query (a reconnect storm signs thousands in at once); each is still
+  // read after it was asked for.
+  const tokens = withSessionCheck(
+    base.tokens,
+    batched((userIds) => sessionGenerationsOf(base.db, userIds), null as number | null),
+  );
   const realtime = createRealtime(app.server, {
     events: clientEvents,
     tokens,

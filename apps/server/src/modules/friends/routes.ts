@@ -17,12 +17,13 @@ import {
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { batched } from '../../lib/batch';
 import { currentUserId, requireAuth } from '../auth';
 import {
   answerRequest,
   assertId,
   deleteRequest,
-  friendIdsOf,
+  friendIdsOfMany,
   joinSocial,
   listFriends,
   listRequests,
@@ -33,8 +34,10 @@ import {
 export function friendsModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // --- socket: social rooms ---
+    // Sockets signing in together share one query (lib/batch.ts).
+    const friendIdsOfBatched = batched((userIds: string[]) => friendIdsOfMany(ctx, userIds), [] as string[]);
     ctx.realtime.onAuthenticated(async (socket, userId) => {
-      const ids = await friendIdsOf(ctx, userId);
+      const ids = await friendIdsOfBatched(userId);
       if (ids.length > 0) await socket.join(ids.map(socialRoom));
     });
     ctx.realtime.onSignedOut(async (socket) => {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type FriendRequest, isId, type SocialUser, socialRoom } from '@openpug/shared';
-import { and, desc, eq, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { userRoom } from '../../realtime/hub';
@@ -65,6 +65,29 @@ export async function friendIdsOf(ctx: AppContext, userId: string): Promise<stri
       ),
     );
   return rows.map((r) => (r.requesterId === userId ? r.recipientId : r.requesterId));
+}
+
+/** Ids of each user's friends, for many users in one query (sockets signing in together). */
+export async function friendIdsOfMany(
+  ctx: AppContext,
+  userIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const ids = [...userIds];
+  const result = new Map<string, string[]>(ids.map((id) => [id, []]));
+  const rows = await ctx.db
+    .select({ requesterId: friendRequests.requesterId, recipientId: friendRequests.recipientId })
+    .from(friendRequests)
+    .where(
+      and(
+        eq(friendRequests.accepted, true),
+        or(inArray(friendRequests.requesterId, ids), inArray(friendRequests.recipientId, ids)),
+      ),
+    );
+  for (const r of rows) {
+    result.get(r.requesterId)?.push(r.recipientId);
+    result.get(r.recipientId)?.push(r.requesterId);
+  }
+  return result;
 }
 
 export async function areFriends(ctx: AppContext, a: string, b: string): Promise<boolean> {

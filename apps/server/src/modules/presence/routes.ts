@@ -9,9 +9,10 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, logOf } from '../../jobs';
+import { batched } from '../../lib/batch';
 import {
-  markMaybeOffline,
-  markOnline,
+  markMaybeOfflineMany,
+  markOnlineMany,
   patchStatus,
   resetStaleOnline,
   stopPushing,
@@ -53,9 +54,14 @@ function sweepPeriodically(ctx: AppContext, app: FastifyInstance): void {
 
 export function presenceModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    ctx.realtime.onAuthenticated((_socket, userId) => markOnline(ctx, userId));
+    // Sockets signing in together share one read and one write (lib/batch.ts).
+    const markOnlineBatched = batched((userIds: string[]) => markOnlineMany(ctx, userIds), true);
+    ctx.realtime.onAuthenticated(async (_socket, userId) => {
+      await markOnlineBatched(userId);
+    });
+    const markMaybeOfflineBatched = batched((userIds: string[]) => markMaybeOfflineMany(ctx, userIds), false);
     ctx.realtime.onSignedOut(async (_socket, userId) => {
-      await markMaybeOffline(ctx, userId);
+      await markMaybeOfflineBatched(userId);
     });
     ctx.bus.on('status.patch', async ({ userId, patch }) => {
       await patchStatus(ctx, userId, userStatusPatchSchema.parse(patch));

@@ -83,12 +83,21 @@ export async function patchStatus(
   userId: string,
   patch: UserStatusPatch,
 ): Promise<UserStatus> {
+  return (await patchStatuses(ctx, [userId], patch)).get(userId) ?? offlineStatus();
+}
+
+/** patchStatus for several users with the same patch, in one statement (distinct ids). */
+async function patchStatuses(
+  ctx: AppContext,
+  userIds: readonly string[],
+  patch: UserStatusPatch,
+): Promise<Map<string, UserStatus>> {
   const clean = userStatusPatchSchema.parse(patch) as UserStatusPatch;
   const { match: matchPatch, ...flat } = clean;
   const now = new Date(ctx.clock.now());
-  const [row] = await ctx.db
+  const rows = await ctx.db
     .insert(userStatus)
-    .values({ userId, status: merge(offlineStatus(), clean), updatedAt: now })
+    .values(userIds.map((userId) => ({ userId, status: merge(offlineStatus(), clean), updatedAt: now })))
     .onConflictDoUpdate({
       target: userStatus.userId,
       set: {
@@ -96,16 +105,33 @@ export async function patchStatus(
         updatedAt: now,
       },
     })
-    .returning({ status: userStatus.status });
-  const status = normalize(row?.status);
-  pushStatus(ctx, userId, status);
-  return status;
+    .returning({ userId: userStatus.userId, status: userStatus.status });
+  const result = new Map<string, UserStatus>();
+  for (const row of rows) {
+    const status = normalize(row.status);
+    result.set(row.userId, status);
+    pushStatus(ctx, row.userId, status);
+  }
+  return result;
 }
 
 /** A socket of the user authenticated: the user is online (pushed only on the transition). */
 export async function markOnline(ctx: AppContext, userId: string): Promise<void> {
-  const current = await getStatus(ctx, userId);
-  if (!current.online) await patchStatus(ctx, userId, { online: true });
+  await markOnlineMany(ctx, [userId]);
+}
+
+/**
+ * markOnline for the users of many sockets signing in together: one read of their statuses and
+ * one write for those not yet online (a reconnect storm brings thousands at once).
+ */
+export async function markOnlineMany(
+  ctx: AppContext,
+  userIds: readonly string[],
+): Promise<Map<string, true>> {
+  const current = await getStatuses(ctx, userIds);
+  const offline = [...current].filter(([, status]) => !status.online).map(([id]) => id);
+  if (offline.length > 0) await patchStatuses(ctx, offline, { online: true });
+  return new Map(userIds.map((id) => [id, true]));
 }
 
 /**
@@ -114,17 +140,33 @@ export async function markOnline(ctx: AppContext, userId: string): Promise<void>
  * when the user ends up offline.
  */
 export async function markMaybeOffline(ctx: AppContext, userId: string): Promise<boolean> {
+  return (await markMaybeOfflineMany(ctx, [userId])).get(userId) ?? false;
+}
+
+/**
+ * markMaybeOffline for the users of many sockets closing together (a restart closes them all):
+ * one read and one write for those without a socket left. True for each user who ends up offline.
+ */
+export async function markMaybeOfflineMany(
+  ctx: AppContext,
+  userIds: readonly string[],
+): Promise<Map<string, boolean>> {
+  const result = new Map<string, boolean>(userIds.map((id) => [id, false]));
   // While the app shuts down every socket closes at once; the next start (or another instance)
   // settles presence, and the Redis adapter must not be asked anything once it is closing.
-  if (ctx.state.presence.closing || (await ctx.realtime.socketCount(userId)) > 0) return false;
-  if (ctx.state.presence.closing) return false;
-  const current = await getStatus(ctx, userId);
-  if (current.online) await patchStatus(ctx, userId, { online: false, lastSeen: ctx.clock.now() });
-  if (!ctx.state.presence.closing && (await ctx.realtime.socketCount(userId)) > 0) {
-    await markOnline(ctx, userId);
-    return false;
+  if (ctx.state.presence.closing) return result;
+  const gone: string[] = [];
+  for (const id of userIds) if ((await ctx.realtime.socketCount(id)) === 0) gone.push(id);
+  if (ctx.state.presence.closing || gone.length === 0) return result;
+  const current = await getStatuses(ctx, gone);
+  const online = gone.filter((id) => current.get(id)?.online);
+  if (online.length > 0) await patchStatuses(ctx, online, { online: false, lastSeen: ctx.clock.now() });
+  // Re-checked after writing: a tab opened meanwhile puts its user back online.
+  for (const id of gone) {
+    if (!ctx.state.presence.closing && (await ctx.realtime.socketCount(id)) > 0) await markOnline(ctx, id);
+    else result.set(id, true);
   }
-  return true;
+  return result;
 }
 
 /**

@@ -12,9 +12,18 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import { batched } from '../../lib/batch';
 import { currentUserId, requireAuth } from '../auth';
 import { queueEntries } from './schema';
-import { acceptJob, declineQueue, joinQueue, leaveQueue, queueState, readyQueue } from './service';
+import {
+  acceptJob,
+  declineQueue,
+  joinQueue,
+  leaveQueue,
+  queuedAmong,
+  queueState,
+  readyQueue,
+} from './service';
 
 /**
  * The grace deadline after a player's last tab closed (or, at start-up, for every queued player):
@@ -49,8 +58,20 @@ const armDisconnectGrace = (ctx: AppContext, tx: Db, after: After, userId: strin
 
 /** A player's last tab closed (signed out): their place waits QUEUE_DISCONNECT_GRACE_MS for them. */
 export async function lastTabClosed(ctx: AppContext, userId: string): Promise<void> {
+  await lastTabsClosed(ctx, [userId]);
+}
+
+/** lastTabClosed for many players at once (a restart closes every socket): one transaction. */
+async function lastTabsClosed(ctx: AppContext, userIds: readonly string[]): Promise<Map<string, true>> {
   const now = ctx.clock.now();
-  await inTransaction(ctx.db, (tx, after) => armDisconnectGrace(ctx, tx, after, userId, now), logOf(ctx));
+  await inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      for (const userId of userIds) await armDisconnectGrace(ctx, tx, after, userId, now);
+    },
+    logOf(ctx),
+  );
+  return new Map(userIds.map((id) => [id, true]));
 }
 
 export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
@@ -72,9 +93,11 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       }
     });
 
+    // Sockets closing together (a restart) arm their graces in one transaction (lib/batch.ts).
+    const lastTabClosedBatched = batched((userIds: string[]) => lastTabsClosed(ctx, userIds), true);
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       if ((await ctx.realtime.socketCount(userId)) > 0) return;
-      await lastTabClosed(ctx, userId);
+      await lastTabClosedBatched(userId);
     });
 
     // After a crash nobody signed out: every player queued outside an accept phase gets the same
@@ -105,7 +128,14 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       leaveQueue(ctx, userId, { tabGone: true }).then(() => undefined),
     );
 
+    // Most sockets that sign in are not queued: one shared query (lib/batch.ts) says so, and only
+    // a queued player's socket reads the whole queue state.
+    const isQueuedBatched = batched(
+      async (userIds: string[]) => new Map([...(await queuedAmong(ctx.db, userIds))].map((id) => [id, true])),
+      false,
+    );
     ctx.realtime.onAuthenticated(async (socket, userId) => {
+      if (!(await isQueuedBatched(userId))) return;
       const state = await queueState(ctx, userId);
       if (!state.inQueue) return;
       socket.emit('PUBLIC_QUEUE_UPDATE', { count: state.count });

@@ -1,0 +1,46 @@
+// Preloaded (--import) into each server process of the sockets benchmark (bench/sockets-bench.ts):
+// answers the bench over the IPC channel with the process's own figures, so the clients' work
+// (other processes) never counts. Needs --expose-gc for after-GC memory.
+//
+//   {cmd: 'cpu'}                → {cpu: process.cpuUsage()}          user+system µs, all threads
+//   {cmd: 'mem'}                → {mem: process.memoryUsage(), nofile} after two full GCs
+//   {cmd: 'profile-start'}      → {}                                 V8 CPU profiler on
+//   {cmd: 'profile-stop', file} → {}                                 the .cpuprofile written to file
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+
+let session = null;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+
+process.on('message', async (msg) => {
+  if (!msg || typeof msg !== 'object' || !msg.cmd) return;
+  const reply = (body) => process.send?.({ id: msg.id, ...body });
+  switch (msg.cmd) {
+    case 'cpu':
+      return reply({ cpu: process.cpuUsage() });
+    case 'mem': {
+      for (let i = 0; i < 2; i++) {
+        globalThis.gc?.();
+        await settle();
+      }
+      const limits = readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\d+)/);
+      return reply({ mem: process.memoryUsage(), nofile: limits ? Number(limits[1]) : null });
+    }
+    case 'profile-start':
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 500 });
+      await session.post('Profiler.start');
+      return reply({});
+    case 'profile-stop': {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(msg.file, JSON.stringify(profile));
+      session.disconnect();
+      session = null;
+      return reply({});
+    }
+  }
+});
+// The IPC channel must not keep a server alive that was told to stop.
+process.channel?.unref();
