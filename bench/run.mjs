@@ -6,7 +6,9 @@ import { ensureBuilt, ensureInstalled, run } from '../scripts/lib.mjs';
 
 ensureInstalled();
 ensureBuilt();
-const only = process.argv.slice(2);
+// Names pick benchmarks; `--flag=value` arguments go to each one run (e.g. `embedded-load --minutes=3`).
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const benches = [
   ['landing-size', ['node', 'bench/landing-size.mjs']],
   ['landing-wire', ['node', 'bench/landing-wire.mjs']],
@@ -21,6 +23,7 @@ const benches = [
   ['socket-flood', ['node', '--import', 'tsx', 'bench/socket-flood-bench.ts']],
   // Options from SOCKETS_N, SOCKETS_HOLD_S, SOCKETS_PROCS (default 19,000 sockets held 5 minutes).
   ['sockets', ['node', '--import', 'tsx', 'bench/sockets-bench.ts']],
+  ['embedded-load', ['node', '--import', 'tsx', 'bench/embedded-load-bench.ts']],
   ['lighthouse', ['node', '--import', 'tsx', 'bench/lighthouse.ts']],
 ];
 let failed = 0;
@@ -29,6 +32,6 @@ for (const [name, [cmd, ...args]] of benches) {
   const script = args[args.length - 1];
   if (!existsSync(path.resolve(import.meta.dirname, '..', script))) continue;
   console.log(`\n== ${name}`);
-  if (run(cmd, args) !== 0) failed++;
+  if (run(cmd, [...args, ...flags]) !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

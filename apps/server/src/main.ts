@@ -1,64 +1,48 @@
 /**
- * Entry point: reads the configuration, takes the data-directory lock (PGlite), opens and migrates
- * the database, builds the app and listens. SIGTERM/SIGINT close sockets, then the HTTP server,
- * then the database, then release the lock.
+ * Entry point (launcher): reads the configuration, takes the data-directory lock (PGlite) and
+ * starts the embedded database's process (db/engine.ts), or opens PostgreSQL; then loads the
+ * server proper (serve.ts) while the engine boots — loading the server's modules and booting
+ * PGlite each take about a second and run on different cores. If the embedded engine dies on its
+ * own, the server exits 1: a supervisor (or the operator) starts both again.
  */
 
 import path from 'node:path';
-import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { systemClock } from './context';
-import { type Database, openPglite, openPostgres } from './db/client';
+import type { Database } from './db/client';
+import { startEngine } from './db/engine';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/lock';
-import { createTokens, loadJwtSecret } from './modules/auth';
-import { defaultWebDist, readWebVersion } from './web';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   let lock: DataDirLock | undefined;
-  let database: Database;
+  let opening: Promise<Database>;
   if (config.DATABASE_URL) {
-    database = openPostgres(config.DATABASE_URL);
+    const url = config.DATABASE_URL;
+    opening = import('./db/client').then(({ openPostgres }) => openPostgres(url));
   } else {
-    lock = lockDataDir(config.dataDir);
-    database = openPglite(path.join(config.dataDir, 'db'));
-  }
-  await database.migrate();
-
-  const webDist = config.WEB_DIST ?? defaultWebDist();
-  const app = await buildApp({
-    config,
-    database,
-    db: database.db,
-    tokens: createTokens(loadJwtSecret(config.dataDir, config.JWT_SECRET)),
-    clock: systemClock,
-    version: readWebVersion(webDist, '0.0.0'),
-  });
-  app.addHook('onClose', async () => {
-    await database.close();
-    lock?.release();
-  });
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err) => {
-        app.log.error({ err }, 'shutdown failed');
+    const held = lockDataDir(config.dataDir);
+    lock = held;
+    opening = startEngine({
+      dir: path.join(config.dataDir, 'db'),
+      onCrash: ({ code, signal }) => {
+        console.error(
+          `openpug: the embedded database process exited unexpectedly (code ${code}, signal ${signal}); stopping`,
+        );
+        held.release();
         process.exit(1);
       },
+    }).then(
+      (engine) => engine.database,
+      (err) => {
+        held.release();
+        throw err;
+      },
     );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-
-  await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info(`openpug is serving on ${config.PUBLIC_URL} (database: ${database.kind})`);
+    // Awaited by serve(); this keeps an early failure from counting as unhandled meanwhile.
+    opening.catch(() => {});
+  }
+  const { serve } = await import('./serve');
+  await serve(config, opening, lock);
 }
 
 // Start-up failures go to stderr: the config, the lock or the database can fail before buildApp

@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -136,6 +136,11 @@ export async function spawnedServer(
       const gone = new Promise((r) => c.once('exit', r));
       c.kill('SIGKILL');
       await gone;
+      // The embedded database's own process sees its server gone and closes PGlite: wait for it
+      // (db/engine-child.ts) before anything opens the directory again.
+      const lock = path.join(dataDir, 'engine.lock');
+      for (const until = Date.now() + 15_000; existsSync(lock) && Date.now() < until; )
+        await new Promise((r) => setTimeout(r, 50));
     },
   };
 }

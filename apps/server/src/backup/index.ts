@@ -97,7 +97,7 @@ export async function migrateTo(database: Database, tag: string): Promise<void> 
       path.join(dir, 'meta/_journal.json'),
       JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut + 1) }),
     );
-    if (database.kind === 'postgres') await migratePg(database.db as never, { migrationsFolder: dir });
+    if (database.driver === 'pg') await migratePg(database.db as never, { migrationsFolder: dir });
     else await migratePglite(database.db as never, { migrationsFolder: dir });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,8 @@
 /**
- * Opens the database: PGlite in `$DATA_DIR/db` by default, PostgreSQL when DATABASE_URL is set.
- * Both go through the same Drizzle schema and the same migrations folder.
+ * Opens the database: PostgreSQL when DATABASE_URL is set; otherwise PGlite in `$DATA_DIR/db`,
+ * which the server runs in its own process and reaches over the wire protocol (db/engine.ts), and
+ * which tests, benches and the admin CLI open in-process (`openPglite`). All go through the same
+ * Drizzle schema and the same migrations folder.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +22,10 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface Database {
   db: Db;
+  /** The engine holding the data (health, backups). */
   kind: 'pglite' | 'postgres';
+  /** How this process talks to it: the `pg` driver (PostgreSQL, the embedded engine's process) or PGlite in-process. */
+  driver: 'pg' | 'pglite';
   /** Applies pending migrations; safe to call from several instances at once on PostgreSQL. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
@@ -42,7 +47,12 @@ export function migrationsFolder(): string {
 const MIGRATION_LOCK_ID = 7_316_001;
 
 export function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return openPool({ connectionString: url, max: 10 }, 'postgres');
+}
+
+/** A `pg` pool as a Database: PostgreSQL, or the embedded engine's process (db/engine.ts). */
+export function openPool(config: pg.PoolConfig, kind: Database['kind']): Database {
+  const pool = new pg.Pool(config);
   // An idle client that loses its connection (a database restart, a dropped test database) emits
   // 'error' on the pool; unhandled, that would end the process. The next query reconnects.
   // Until buildApp hands over the app's logger there is none; the database is opened before it.
@@ -59,7 +69,8 @@ export function openPostgres(url: string): Database {
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
-    kind: 'postgres',
+    kind,
+    driver: 'pg',
     async migrate() {
       const client = await pool.connect();
       try {
@@ -86,6 +97,7 @@ export function openPglite(dir?: string, loadDataDir?: Blob): Database {
   return {
     db,
     kind: 'pglite',
+    driver: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() }),
     ping: () => ping(db),
     close: () => client.close(),

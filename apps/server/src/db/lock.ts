@@ -2,6 +2,9 @@
  * PGlite does not lock its directory, and two processes on one directory silently lose data.
  * The server therefore holds `$DATA_DIR/openpug.lock` (with its pid) while it runs; a second
  * start on the same directory refuses. A lock left behind by a killed process is taken over.
+ * The embedded database's process (db/engine-child.ts) holds `$DATA_DIR/engine.lock` the same
+ * way while PGlite is open: after a server is killed, its engine may still be closing, and the
+ * next one waits for it.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -33,9 +36,11 @@ export interface DataDirLock {
   release(): void;
 }
 
-export function lockDataDir(dataDir: string): DataDirLock {
+export const ENGINE_LOCK = 'engine.lock';
+
+export function lockDataDir(dataDir: string, file = 'openpug.lock'): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
-  const lockPath = path.join(dataDir, 'openpug.lock');
+  const lockPath = path.join(dataDir, file);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
