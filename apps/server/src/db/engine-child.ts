@@ -177,7 +177,9 @@ function serve(socket: Socket): void {
           started = true;
           submit([message]);
         } else {
-          // CancelRequest and anything unknown: not supported.
+          // CancelRequest (pg sends it when a query times out) and anything unknown: not supported;
+          // the connection closes and the pool opens another.
+          if (code !== CANCEL_REQUEST) process.emitWarning(`embedded engine: unknown start-up code ${code}`);
           socket.destroy();
           return;
         }
