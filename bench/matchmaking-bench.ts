@@ -13,23 +13,29 @@
  * with an in-memory queue (same events, same acks, no database), so the figures can be read
  * against what this machine does with the sockets alone at that moment.
  *
- *   node --import tsx bench/matchmaking-bench.ts            PGlite (in memory), and PostgreSQL
+ *   node --import tsx bench/matchmaking-bench.ts            the embedded default (PGlite in its own
+ *                                                           process, as `npm start`), and PostgreSQL
  *                                                           too when DATABASE_URL is set (a scratch
  *                                                           database is created and dropped)
  *   options: --clients=1000 --spread=1000 (ms over which the joins are sent) --limit=120 (s)
- *            --engine=pglite|postgres (only one) --chat-accounts=signup
+ *            --engine=embedded,pglite,postgres (any of them; pglite = in the server's thread)
+ *            --chat-accounts=signup
  *
  * Target: the 100th match within 2 s of the first join and p99 < 50 ms, on each engine.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { Server } from 'socket.io';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
+import { startEngine } from '../apps/server/src/db/engine';
 import { users } from '../apps/server/src/db/schema';
 import { createTokens } from '../apps/server/src/modules/auth/tokens';
 import { provisionUser } from '../apps/server/src/modules/chat/service';
@@ -41,10 +47,10 @@ const LIMIT_MS = Number(opt('limit') ?? 120) * 1000;
 const CHAT_ACCOUNTS = opt('chat-accounts') === 'signup';
 const GROUPS = Math.floor(CLIENTS / 10);
 const PG_URL = process.env.DATABASE_URL;
-const engines = (opt('engine') ? [opt('engine')] : ['pglite', ...(PG_URL ? ['postgres'] : [])]) as (
-  | 'pglite'
-  | 'postgres'
-)[];
+// `embedded` is what `npm start` runs (PGlite in its own process behind the PostgreSQL wire
+// protocol, db/engine.ts); `pglite` is PGlite on the server's thread, as before issue 20 target 6.
+type Engine = 'embedded' | 'pglite' | 'postgres';
+const engines = (opt('engine') ? opt('engine')?.split(',') : ['embedded', ...(PG_URL ? ['postgres'] : [])]) as Engine[];
 
 const hardStop = setTimeout(
   () => {
@@ -235,7 +241,17 @@ async function baseline(): Promise<Figures> {
 
 // ---- the real server ----------------------------------------------------------------------------
 
-async function openDatabase(kind: 'pglite' | 'postgres') {
+async function openDatabase(kind: Engine) {
+  if (kind === 'embedded') {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'openpug-bench-mm-'));
+    const engine = await startEngine({ dir: path.join(dir, 'db') });
+    await engine.database.migrate();
+    return {
+      database: engine.database,
+      label: 'embedded (PGlite in its own process)',
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
   if (kind === 'pglite') {
     const database = openPglite();
     await database.migrate();
@@ -279,7 +295,7 @@ async function quiet(quietMs = 1500, maxMs = 60_000) {
   return false;
 }
 
-async function engine(kind: 'pglite' | 'postgres'): Promise<boolean> {
+async function engine(kind: Engine): Promise<boolean> {
   const { database, drop, label } = await openDatabase(kind);
   const secret = randomBytes(32).toString('hex');
   const app = await buildApp(

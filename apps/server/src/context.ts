@@ -19,7 +19,7 @@ import type { Mailer } from './modules/mail/service';
 import type { MetricsModuleState } from './modules/metrics';
 import type { MobileModuleState } from './modules/mobile';
 import type { NotifyModuleState } from './modules/notify';
-import type { PresenceModuleState } from './modules/presence/service';
+import { initialPresenceState, type PresenceModuleState } from './modules/presence/service';
 import type { QueueModuleState } from './modules/queue/service';
 import type { QueueAlertsModuleState } from './modules/queue-alerts/service';
 import type { VoiceModuleState } from './modules/voice';
@@ -94,7 +94,7 @@ export function createModuleState(): ModuleState {
     metrics: {},
     mobile: {},
     notify: { pending: new Set() },
-    presence: { closing: false },
+    presence: initialPresenceState(),
     queue: {},
     queueAlerts: {},
     voice: { syncing: new Set() },

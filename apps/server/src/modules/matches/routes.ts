@@ -19,6 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { logOf } from '../../jobs';
+import { batched } from '../../lib/batch';
 import { unauthorized } from '../../lib/errors';
 import { leaverJob, requestSubstitute } from './leavers';
 import { presenceOf } from './presence';
@@ -59,10 +60,14 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     ctx.jobs.register(pickJob, banJob, liveJob, staleJob, connectJob, substituteJob, leaverJob);
     // A player who queues or comes into the arena while a substitute offer runs gets it too (in
-    // the background).
+    // the background), asked once for all who come in together.
+    const offerToNewcomer = batched(async (userIds: string[]) => {
+      await offerRunningSlots(ctx, userIds);
+      return new Map<string, true>();
+    }, true);
     ctx.bus.on('status.patch', ({ userId, patch }) => {
       if (patch.inQueue === true || patch.inArena === true)
-        void offerRunningSlots(ctx, userId).catch((err) =>
+        void offerToNewcomer(userId).catch((err) =>
           logOf(ctx).error({ err, userId }, 'substitute offers to a new queue player failed'),
         );
     });

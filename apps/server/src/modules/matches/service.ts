@@ -297,8 +297,11 @@ function patchAll(
   userIds: readonly string[],
   patch: (id: string) => UserStatusPatch,
 ) {
+  // All at once: presence writes the same patch for many users in one statement.
   after.add(async () => {
-    for (const userId of userIds) await ctx.bus.emit('status.patch', { userId, patch: patch(userId) });
+    await Promise.all(
+      userIds.map((userId) => ctx.bus.emit('status.patch', { userId, patch: patch(userId) })),
+    );
   });
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../../../test/helpers';
 import { jobs } from '../../jobs/schema';
 import { joinQueue, queueState } from '../queue/service';
+import { userStatus } from './schema';
 import { getStatus, getStatuses, patchStatus } from './service';
 
 /** The next socialChangedStatus about `userId` on `socket` (that `matches`, if given). */
@@ -178,6 +179,34 @@ describe('presence: the live status object and its delivery to friends', () => {
     ]);
     expect(await getStatus(t.app.ctx, dan.id)).toMatchObject({ teamSpeak: true, inArena: true });
     expect(eveHeard).toBe(0);
+  });
+
+  it("writes the same patch for many users in one statement and keeps each user's patches in order", async () => {
+    const users = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => createTestUser(t.app, { name: `G${i}` })),
+    );
+    const db = t.app.ctx.db;
+    const insert = db.insert.bind(db);
+    let statements = 0;
+    db.insert = ((table: Parameters<typeof insert>[0]) => {
+      if (table === userStatus) statements++;
+      return insert(table);
+    }) as typeof db.insert;
+    try {
+      await Promise.all([
+        ...users.map((u) => t.app.ctx.bus.emit('status.patch', { userId: u.id, patch: { inQueue: true } })),
+        // The first user leaves again in the same turn: applied after the join, not merged into it.
+        t.app.ctx.bus.emit('status.patch', { userId: users[0].id, patch: { inQueue: false } }),
+      ]);
+    } finally {
+      db.insert = insert;
+    }
+    expect(statements).toBe(2);
+    const statuses = await getStatuses(
+      t.app.ctx,
+      users.map((u) => u.id),
+    );
+    expect(users.map((u) => statuses.get(u.id)?.inQueue)).toEqual([false, true, true, true, true, true]);
   });
 
   it('pushes socialChangedName to friends when the accounts module renames a user', async () => {

@@ -13,7 +13,7 @@ import { batched } from '../../lib/batch';
 import {
   markMaybeOfflineMany,
   markOnlineMany,
-  patchStatus,
+  patchStatusTogether,
   resetStaleOnline,
   stopPushing,
   sweepStaleOnline,
@@ -64,7 +64,7 @@ export function presenceModule(ctx: AppContext): FastifyPluginAsyncZod {
       await markMaybeOfflineBatched(userId);
     });
     ctx.bus.on('status.patch', async ({ userId, patch }) => {
-      await patchStatus(ctx, userId, userStatusPatchSchema.parse(patch));
+      await patchStatusTogether(ctx, userId, userStatusPatchSchema.parse(patch));
     });
     ctx.bus.on('user.renamed', ({ userId, name }) => {
       ctx.realtime.toRoom(socialRoom(userId), 'socialChangedName', { userId, name });

@@ -289,8 +289,9 @@ function batchesOf(ctx: AppContext): QueueBatches {
 }
 
 function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], inQueue: boolean) {
+  // All at once: presence writes the same patch for many users in one statement.
   after.add(async () => {
-    for (const userId of userIds) await ctx.bus.emit('status.patch', { userId, patch: { inQueue } });
+    await Promise.all(userIds.map((userId) => ctx.bus.emit('status.patch', { userId, patch: { inQueue } })));
   });
 }
 
