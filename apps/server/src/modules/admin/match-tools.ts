@@ -23,7 +23,7 @@ import {
   findLiveMatchId,
   finishMatch,
   liveJob,
-  loadMatch,
+  lockedMatchOr404,
   publishState,
   runMatchEffects,
 } from '../matches/service';
@@ -48,8 +48,7 @@ function withMatch<T>(
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      const found = await loadMatch(tx, matchId, true);
-      if (!found) throw notFound();
+      const found = await lockedMatchOr404(tx, matchId);
       const change = await action(tx, after, found);
       await recordAudit(ctx, tx, {
         ...audit,
@@ -154,8 +153,7 @@ export function swapMatchPlayer(
     async (tx, after) => {
       // The queue lock first (as the queue and the substitutes take it), then the match row.
       const wasQueued = await takeFromQueue(ctx, tx, after, inId);
-      const found = await loadMatch(tx, matchId, true);
-      if (!found) throw notFound();
+      const found = await lockedMatchOr404(tx, matchId);
       const { match, players } = found;
       matchLifecycle.require(matchStateOf(match), 'swap');
       const slot = players.find((p) => p.userId === outId && p.replacedAt === null);

@@ -55,16 +55,7 @@ async function toDtos(ctx: AppContext, rows: RequestRow[]): Promise<FriendReques
 
 /** Ids of the user's friends. */
 export async function friendIdsOf(ctx: AppContext, userId: string): Promise<string[]> {
-  const rows = await ctx.db
-    .select({ requesterId: friendRequests.requesterId, recipientId: friendRequests.recipientId })
-    .from(friendRequests)
-    .where(
-      and(
-        eq(friendRequests.accepted, true),
-        or(eq(friendRequests.requesterId, userId), eq(friendRequests.recipientId, userId)),
-      ),
-    );
-  return rows.map((r) => (r.requesterId === userId ? r.recipientId : r.requesterId));
+  return (await friendIdsOfMany(ctx, [userId])).get(userId) ?? [];
 }
 
 /** Ids of each user's friends, for many users in one query (sockets signing in together). */

@@ -23,14 +23,14 @@ import { and, eq, like } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, logOf } from '../../jobs';
-import { notFound, unprocessable } from '../../lib/errors';
+import { unprocessable } from '../../lib/errors';
 import { trackRoundPresence } from '../matches/leavers';
 import { matchEvents, matches, matchRounds } from '../matches/schema';
 import {
   applyRound,
   armStaleDeadline,
   finishMatch,
-  loadMatch,
+  lockedMatchOr404,
   markLive,
   matchRoom,
 } from '../matches/service';
@@ -78,8 +78,7 @@ export async function applyGameEvent(
   if (!parsed.success) throw unprocessable('INVALID_INPUT');
   const ev = parsed.data;
 
-  const found = await loadMatch(tx, matchId, true);
-  if (!found) throw notFound();
+  const found = await lockedMatchOr404(tx, matchId);
   const { match, players } = found;
   // A finished match still takes what MatchZy posts after its result (see above); nothing else.
   const over = match.status === 'finished';

@@ -15,12 +15,12 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden } from '../../lib/errors';
 import { recordOffence } from '../queue/cooldowns';
 import { matchStateOf } from './lifecycle';
 import { ABSENT_KEY, presenceOf, rosterKey, SUB_REQUEST_KEY } from './presence';
 import { matchEvents, matchPlayers } from './schema';
-import { loadMatch, publishState } from './service';
+import { loadMatch, lockedMatchOr404, publishState } from './service';
 import { isRostered, type MatchRow, type PlayerRow } from './state';
 import { openSubstituteOffer } from './substitutes';
 
@@ -130,8 +130,7 @@ export function requestSubstitute(
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      const found = await loadMatch(tx, matchId, true);
-      if (!found) throw notFound();
+      const found = await lockedMatchOr404(tx, matchId);
       const { match, players } = found;
       if (matchStateOf(match) !== 'live') throw conflict('WRONG_MATCH_PHASE');
       if (ctx.config.SUBSTITUTE_OFFER_TIMEOUT_MS === 0) throw conflict('SUBSTITUTE_EXPIRED');

@@ -15,6 +15,7 @@ import {
   userMatchSchema,
 } from '@openpug/shared';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -37,6 +38,14 @@ import {
 } from './service';
 import { buildSummary, type PlayerRow } from './state';
 import { connectJob, offerRunningSlots, substituteJob, takeSubstituteSlot } from './substitutes';
+
+/** A match list's page of the query (`order` 1: oldest first). */
+function listPage<T extends PgSelect>(query: T, q: MatchListQuery) {
+  return query
+    .orderBy(q.order === 1 ? matches.createdAt : desc(matches.createdAt))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+}
 
 /** The list filter: `live` is every running status (playerveto, mapveto, active). */
 function statusFilter(status: MatchListQuery['status']): SQL | undefined {
@@ -158,13 +167,7 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
         const q = request.query;
         const where = statusFilter(q.status);
         const [{ total }] = await ctx.db.select({ total: count() }).from(matches).where(where);
-        const rows = await ctx.db
-          .select()
-          .from(matches)
-          .where(where)
-          .orderBy(q.order === 1 ? matches.createdAt : desc(matches.createdAt))
-          .limit(q.limit)
-          .offset((q.page - 1) * q.limit);
+        const rows = await listPage(ctx.db.select().from(matches).where(where).$dynamic(), q);
         const players = await playersOf(
           ctx,
           rows.map((r) => r.id),
@@ -181,14 +184,15 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
         .from(matchPlayers)
         .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
         .where(where);
-      const rows = await ctx.db
-        .select({ match: matches, player: matchPlayers })
-        .from(matchPlayers)
-        .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-        .where(where)
-        .orderBy(q.order === 1 ? matches.createdAt : desc(matches.createdAt))
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit);
+      const rows = await listPage(
+        ctx.db
+          .select({ match: matches, player: matchPlayers })
+          .from(matchPlayers)
+          .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+          .where(where)
+          .$dynamic(),
+        q,
+      );
       const players = await playersOf(
         ctx,
         rows.map((r) => r.match.id),

@@ -203,6 +203,16 @@ export async function loadMatch(
   return { match, players };
 }
 
+/** The match and its players, locked for the caller's transaction; 404 when there is no such match. */
+export async function lockedMatchOr404(
+  tx: Db,
+  matchId: string,
+): Promise<{ match: MatchRow; players: PlayerRow[] }> {
+  const found = await loadMatch(tx, matchId, true);
+  if (!found) throw notFound();
+  return found;
+}
+
 /** The match a user is playing right now (playerveto, mapveto or active), if any. */
 export async function findLiveMatchId(db: Db, userId: string): Promise<string | null> {
   const [row] = await db
@@ -400,8 +410,7 @@ function captainMove(
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      const found = await loadMatch(tx, matchId, true);
-      if (!found) throw notFound();
+      const found = await lockedMatchOr404(tx, matchId);
       const { match, players } = found;
       // A move is a turn of the draft or the veto: refused in any other state.
       matchLifecycle.require(matchStateOf(match), event);
@@ -937,8 +946,7 @@ export function cancelMatchByAdmin(ctx: AppContext, matchId: string): Promise<vo
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      const found = await loadMatch(tx, matchId, true);
-      if (!found) throw notFound();
+      const found = await lockedMatchOr404(tx, matchId);
       const next = matchLifecycle.require(matchStateOf(found.match), 'cancel');
       await cancelLoaded(ctx, tx, after, found, next, 'ADMIN_CANCELLED');
     },

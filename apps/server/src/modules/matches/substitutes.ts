@@ -38,7 +38,14 @@ import {
   waitsForPlayers,
 } from './presence';
 import { matchEvents, matches, matchPlayers } from './schema';
-import { cancelMatchTx, findLiveMatchId, liveJob, loadMatch, publishState } from './service';
+import {
+  cancelMatchTx,
+  findLiveMatchId,
+  liveJob,
+  loadMatch,
+  lockedMatchOr404,
+  publishState,
+} from './service';
 import { isRostered, type MatchRow, type PlayerRow } from './state';
 
 /** A deadline of a match, stored in the match row too: a job whose time is not the row's is stale. */
@@ -372,8 +379,7 @@ export function takeSubstituteSlot(
       const inArena = !queued && (await inArenaIds(tx)).has(userId);
       const refusal = await substituteRefusal(ctx, tx, userId, { queued, inArena });
       if (refusal) throw refusal;
-      const found = await loadMatch(tx, matchId, true);
-      if (!found) throw notFound();
+      const found = await lockedMatchOr404(tx, matchId);
       const { match, players } = found;
       if (!takesSubstitutes(ctx, match)) throw conflict('SUBSTITUTE_EXPIRED');
       const presence = await presenceOf(tx, matchId);
