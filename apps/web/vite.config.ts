@@ -33,11 +33,45 @@ function versionFile(version: string): Plugin {
  */
 const lamejsScript = createRequire(import.meta.url).resolve('@breezystack/lamejs');
 
+/**
+ * Every module the entry imports statically (its whole static closure) goes into one `shell`
+ * chunk. Left to automatic chunking, the landing page's first render needed about 40 module
+ * files, each a request of its own behind the last: on a phone's network (Lighthouse's mobile
+ * preset: 150 ms round trips, six connections) that chain, not the bytes, held the first paint
+ * (issue 20 target 2). Lazy screens keep their own chunks; what they share with the shell is
+ * already loaded.
+ */
+function shellChunk(): { plugin: Plugin; test: (id: string) => boolean } {
+  const shell = new Set<string>();
+  const plugin: Plugin = {
+    name: 'openpug-shell-chunk',
+    apply: 'build',
+    buildEnd() {
+      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      // The entry script (index.html's main.tsx) stays its own chunk, the manifest's and the service
+      // worker's entry, which imports the shell.
+      const scripts = entries.flatMap((id) =>
+        id.endsWith('.html') ? (this.getModuleInfo(id)?.importedIds ?? []) : [id],
+      );
+      const stack = scripts.flatMap((id) => this.getModuleInfo(id)?.importedIds ?? []);
+      while (stack.length > 0) {
+        const id = stack.pop() as string;
+        if (shell.has(id)) continue;
+        shell.add(id);
+        stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+      }
+    },
+  };
+  return { plugin, test: (id) => shell.has(id) };
+}
+const shell = shellChunk();
+
 const backend = 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [
     react(),
+    shell.plugin,
     versionFile(appVersion),
     // /sw.js: precaches the shell of this build (index.html + the landing route's JS/CSS).
     shellServiceWorker(appVersion),
@@ -57,6 +91,7 @@ export default defineConfig({
     manifest: true,
     target: 'es2022',
     rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'shell', test: shell.test, priority: 10 }] } },
       // The shared package builds zod schemas at module level; marking zod's builders pure lets
       // unused schemas (and zod with them) drop out of the browser bundle.
       treeshake: {
