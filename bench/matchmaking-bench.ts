@@ -50,7 +50,9 @@ const PG_URL = process.env.DATABASE_URL;
 // `embedded` is what `npm start` runs (PGlite in its own process behind the PostgreSQL wire
 // protocol, db/engine.ts); `pglite` is PGlite on the server's thread, as before issue 20 target 6.
 type Engine = 'embedded' | 'pglite' | 'postgres';
-const engines = (opt('engine') ? opt('engine')?.split(',') : ['embedded', ...(PG_URL ? ['postgres'] : [])]) as Engine[];
+const engines = (
+  opt('engine') ? opt('engine')?.split(',') : ['embedded', ...(PG_URL ? ['postgres'] : [])]
+) as Engine[];
 
 const hardStop = setTimeout(
   () => {

@@ -11,6 +11,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import rootPackage from '../../package.json' with { type: 'json' };
+import { routePreloadsFile } from './src/app/routePreloads';
 import { shellServiceWorker } from './src/serviceWorker/plugin';
 
 /** `<root package version>.<build epoch seconds>`: later builds always compare as newer. */
@@ -65,6 +66,8 @@ function shellChunk(): { plugin: Plugin; test: (id: string) => boolean } {
   return { plugin, test: (id) => shell.has(id) };
 }
 const shell = shellChunk();
+const MUI_MODULES =
+  /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|stylis|hoist-non-react-statics|prop-types|react-is|clsx|@babel[\\/]runtime)[\\/]/;
 
 const backend = 'http://localhost:3000';
 
@@ -75,11 +78,13 @@ export default defineConfig({
     versionFile(appVersion),
     // /sw.js: precaches the shell of this build (index.html + the landing route's JS/CSS).
     shellServiceWorker(appVersion),
+    // dist/preloads.json: what each route loads first, named in index.html by the server.
+    routePreloadsFile(),
     compression({
       algorithms: ['brotliCompress', 'gzip'],
       include: /\.(js|mjs|css|html|svg|json|webmanifest|txt|map)$/,
       // Served uncached by the health module; tiny anyway.
-      exclude: /version\.json$/,
+      exclude: /(version|preloads)\.json$/,
       threshold: 1024,
       skipIfLargerOrEqual: true,
       logLevel: 'silent',
@@ -91,7 +96,16 @@ export default defineConfig({
     manifest: true,
     target: 'es2022',
     rolldownOptions: {
-      output: { codeSplitting: { groups: [{ name: 'shell', test: shell.test, priority: 10 }] } },
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'shell', test: shell.test, priority: 10 },
+            // MUI and what it brings, for every screen but the landing page: one file rather than
+            // a few dozen small shared chunks, each a request (the route preloads name them all).
+            { name: 'mui', test: MUI_MODULES, priority: 5 },
+          ],
+        },
+      },
       // The shared package builds zod schemas at module level; marking zod's builders pure lets
       // unused schemas (and zod with them) drop out of the browser bundle.
       treeshake: {

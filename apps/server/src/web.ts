@@ -1,6 +1,7 @@
 /**
  * Serves the built web app from apps/web/dist with history fallback: any GET that is not an API,
- * socket or Matrix path and accepts HTML gets index.html (revalidated on every visit). Hashed
+ * socket or Matrix path and accepts HTML gets index.html (revalidated on every visit), with the
+ * route's first files named in it (web-preloads.ts). Hashed
  * assets are cached for a year and sent as the build's precompressed `.br`/`.gz` files to browsers
  * that accept them; other answers of 1 KB and more (API JSON) are compressed on the fly.
  * Every HTTP answer carries the hardening headers of `installSecurityHeaders`.
@@ -15,6 +16,7 @@ import fastifyStatic from '@fastify/static';
 import { errorBody } from '@openpug/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
+import { routePages } from './web-preloads';
 
 export function defaultWebDist(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -55,12 +57,18 @@ export async function serveWeb(app: FastifyInstance, webDist: string): Promise<v
       },
     });
   }
+  const pageOf = hasIndex ? routePages(webDist) : () => null;
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     const isApi = API_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');
     if (!isApi && hasIndex && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml) {
-      return reply.sendFile('index.html');
+      const page = pageOf(url, request.headers['accept-language']);
+      if (!page) return reply.sendFile('index.html');
+      // Revalidated on every visit like index.html; the language picks the texts it names.
+      reply.header('cache-control', 'no-cache').header('vary', 'Accept-Language').header('etag', page.etag);
+      if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
+      return reply.type('text/html; charset=utf-8').send(page.html);
     }
     return reply.status(404).send(errorBody('NOT_FOUND'));
   });

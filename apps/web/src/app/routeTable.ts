@@ -34,6 +34,12 @@ export const SCREEN_NAMES = [
 ] as const;
 export type ScreenName = (typeof SCREEN_NAMES)[number];
 
+/**
+ * Screens drawn without MUI (plain React + CSS), so the landing route's first load stays small.
+ * Every other screen renders inside FeatureProviders (MUI theme, query cache).
+ */
+export const PLAIN_SCREENS: ReadonlySet<ScreenName> = new Set<ScreenName>(['landing']);
+
 /** Which part of a user's page a child route of /user/:userId shows. */
 export type UserContent = 'matches' | 'drops' | 'stats' | 'friends' | 'highlights';
 

@@ -8,8 +8,8 @@ import { guardLoader } from './guard';
 import { AppLayout } from './layout/AppLayout';
 import { RouteErrorScreen } from './layout/RouteErrorScreen';
 import { StartupSplash } from './layout/StartupSplash';
-import { ROUTE_TABLE, type RouteEntry } from './routeTable';
-import { PLAIN_SCREENS, SCREEN_MODULES } from './screenModules';
+import { PLAIN_SCREENS, ROUTE_TABLE, type RouteEntry } from './routeTable';
+import { SCREEN_MODULES } from './screenModules';
 
 /** The index of /user/:userId only redirects; it never renders. */
 function RedirectOnly() {

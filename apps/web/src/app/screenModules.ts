@@ -12,12 +12,6 @@ export interface ScreenProps {
 
 export type ScreenModule = Record<string, ComponentType<ScreenProps>>;
 
-/**
- * Screens drawn without MUI (plain React + CSS), so the landing route's first load stays small.
- * Every other screen renders inside FeatureProviders (MUI theme, query cache).
- */
-export const PLAIN_SCREENS: ReadonlySet<ScreenName> = new Set<ScreenName>(['landing']);
-
 export const SCREEN_MODULES: Record<ScreenName, () => Promise<ScreenModule>> = {
   about: () => import('../screens/about'),
   admin: () => import('../screens/admin'),

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
-import { type ShellGraph, shellFiles } from './shellPrecache';
+import { graphFromBundle, shellFiles } from './shellPrecache';
 
 const template = () => readFileSync(new URL('./sw.js', import.meta.url), 'utf8');
 
@@ -22,17 +22,7 @@ export function shellServiceWorker(version: string): Plugin {
       });
     },
     generateBundle(_options, bundle) {
-      const graph: ShellGraph = {};
-      for (const [fileName, item] of Object.entries(bundle)) {
-        if (item.type !== 'chunk') continue;
-        graph[fileName] = {
-          file: fileName,
-          src: item.facadeModuleId ?? undefined,
-          isEntry: item.isEntry,
-          imports: item.imports,
-          css: [...(item.viteMetadata?.importedCss ?? [])],
-        };
-      }
+      const graph = graphFromBundle(bundle as Parameters<typeof graphFromBundle>[0]);
       const shell = { version, files: shellFiles(graph) };
       this.emitFile({
         type: 'asset',

@@ -65,3 +65,31 @@ export function graphFromManifest(
   }
   return graph;
 }
+
+/** The graph of a bundle as Vite's generateBundle hook sees it (file names as keys). */
+export function graphFromBundle(
+  bundle: Record<
+    string,
+    | {
+        type: 'chunk';
+        facadeModuleId: string | null;
+        isEntry: boolean;
+        imports: string[];
+        viteMetadata?: { importedCss: Set<string> };
+      }
+    | { type: 'asset' }
+  >,
+): ShellGraph {
+  const graph: ShellGraph = {};
+  for (const [fileName, item] of Object.entries(bundle)) {
+    if (item.type !== 'chunk') continue;
+    graph[fileName] = {
+      file: fileName,
+      src: item.facadeModuleId ?? undefined,
+      isEntry: item.isEntry,
+      imports: item.imports,
+      css: [...(item.viteMetadata?.importedCss ?? [])],
+    };
+  }
+  return graph;
+}
