@@ -20,11 +20,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
 import { users } from '../apps/server/src/db/schema';
 import { createTokens } from '../apps/server/src/modules/auth/tokens';
+import { createScratchDatabase } from '../apps/server/test/scratch-database';
 
 const flag = (name: string, def: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
@@ -99,22 +99,9 @@ async function prepare(engine: string, dataDir: string): Promise<Seeded> {
     const s = await seed(openPglite(path.join(dataDir, 'db')));
     return { ...s, env: {}, cleanup: async () => {} };
   }
-  const name = `openpug_load_${randomBytes(4).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: pgAdminUrl });
-    await c.connect();
-    await c.query(q);
-    await c.end();
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(pgAdminUrl);
-  u.pathname = `/${name}`;
-  const s = await seed(openPostgres(u.toString()));
-  return {
-    ...s,
-    env: { DATABASE_URL: u.toString() },
-    cleanup: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
+  const scratch = await createScratchDatabase(pgAdminUrl, 'openpug_load');
+  const s = await seed(openPostgres(scratch.url));
+  return { ...s, env: { DATABASE_URL: scratch.url }, cleanup: scratch.drop };
 }
 
 async function runOne(engine: string) {

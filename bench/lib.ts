@@ -3,11 +3,12 @@
  * (PGlite in memory, or a temporary PostgreSQL database next to DATABASE_URL, dropped afterwards),
  * the app's configuration and percentiles.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../apps/server/src/app';
 import { type Config, loadConfig } from '../apps/server/src/config';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
+import { users } from '../apps/server/src/db/schema';
 import { createTokens } from '../apps/server/src/modules/auth/tokens';
 import { createScratchDatabase } from '../apps/server/test/scratch-database';
 
@@ -77,4 +78,30 @@ export async function startBenchApp(database: Database, env: Record<string, stri
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return { app, url, tokens: createTokens(secret) };
+}
+
+/** `n` players who may queue (named, verified, voice linked), written in 500 at a time. */
+export async function insertBenchPlayers(database: Database, n: number) {
+  const players = Array.from({ length: n }, (_, i) => ({
+    id: randomUUID(),
+    name: `bench-${i}`,
+    email: `bench-${i}@example.test`,
+    teamSpeakId: `bench-ts-${i}`,
+    elo: 150 + (i % 97),
+    verified: true,
+  }));
+  for (let i = 0; i < players.length; i += 500)
+    await database.db.insert(users).values(players.slice(i, i + 500));
+  return players;
+}
+
+/** Runs a benchmark's `main`, which resolves whether its target was met; exit 0, 1 (missed) or 1 on a crash. */
+export function runBench(main: () => Promise<boolean>): void {
+  main().then(
+    (ok) => process.exit(ok ? 0 : 1),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

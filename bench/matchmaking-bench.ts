@@ -23,7 +23,7 @@
  *
  * Target: the 100th match within 2 s of the first join and p99 < 50 ms, on each engine.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,13 +32,11 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { Server } from 'socket.io';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
 import { startEngine } from '../apps/server/src/db/engine';
-import { users } from '../apps/server/src/db/schema';
-import { createTokens } from '../apps/server/src/modules/auth/tokens';
 import { provisionUser } from '../apps/server/src/modules/chat/service';
+import { createScratchDatabase } from '../apps/server/test/scratch-database';
+import { insertBenchPlayers, runBench, startBenchApp } from './lib';
 
 const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const CLIENTS = Number(opt('clients') ?? 1000);
@@ -260,26 +258,10 @@ async function openDatabase(kind: Engine) {
     countPglite((database as unknown as { pglite: Parameters<typeof countPglite>[0] }).pglite);
     return { database, drop: async () => {}, label: 'PGlite (in memory)' };
   }
-  const url = PG_URL as string;
-  const name = `openpug_bench_mm_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database: Database = openPostgres(u.toString());
+  const scratch = await createScratchDatabase(PG_URL as string, 'openpug_bench_mm');
+  const database: Database = openPostgres(scratch.url);
   await database.migrate();
-  return {
-    database,
-    label: 'PostgreSQL',
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return { database, label: 'PostgreSQL', drop: scratch.drop };
 }
 
 /** Waits until no statement has run for `quietMs` (the work after the match starts is over). */
@@ -299,40 +281,14 @@ async function quiet(quietMs = 1500, maxMs = 60_000) {
 
 async function engine(kind: Engine): Promise<boolean> {
   const { database, drop, label } = await openDatabase(kind);
-  const secret = randomBytes(32).toString('hex');
-  const app = await buildApp(
-    {
-      config: loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-        DATA_DIR: '/tmp/openpug-bench-mm',
-        RATE_LIMIT_PER_MIN: '0',
-        ACCEPT_TIMEOUT_MS: '600000',
-        PICK_TIMEOUT_MS: '600000',
-        JOBS_POLL_MS: '0',
-      }),
-      database,
-      db: database.db,
-      tokens: createTokens(secret),
-      clock: { now: () => Date.now() },
-      version: 'bench',
-    },
-    { logger: false, webDist: '/nonexistent' },
-  );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, url, tokens } = await startBenchApp(database, {
+    DATA_DIR: '/tmp/openpug-bench-mm',
+    ACCEPT_TIMEOUT_MS: '600000',
+    PICK_TIMEOUT_MS: '600000',
+  });
   const ctx = app.ctx;
 
-  const rows = Array.from({ length: GROUPS * 10 }, (_, i) => ({
-    id: randomUUID(),
-    name: `bench-${i}`,
-    email: `bench-${i}@example.test`,
-    teamSpeakId: `bench-ts-${i}`,
-    elo: 150 + (i % 97),
-    verified: true,
-  }));
-  for (let i = 0; i < rows.length; i += 500) await database.db.insert(users).values(rows.slice(i, i + 500));
+  const rows = await insertBenchPlayers(database, GROUPS * 10);
   if (CHAT_ACCOUNTS) {
     // What sign-up does on `user.created` (and every login again): each player has a chat account.
     const t0 = Date.now();
@@ -342,7 +298,6 @@ async function engine(kind: Engine): Promise<boolean> {
       `matchmaking-bench: ${label}: ${rows.length} chat accounts made in ${Date.now() - t0} ms (set-up)`,
     );
   }
-  const tokens = createTokens(secret);
   const people = await Promise.all(
     rows.map(async (r) => ({ id: r.id, key: (await tokens.sign(r.id)).token })),
   );
@@ -399,10 +354,7 @@ async function main() {
     );
     ok &&= met;
   }
-  process.exit(ok ? 0 : 1);
+  return ok;
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

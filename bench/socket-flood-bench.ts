@@ -25,7 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { friendRequests, users } from '../apps/server/src/db/schema';
-import { arg, hardStop, openDatabase, pct, startBenchApp } from './lib';
+import { arg, hardStop, openDatabase, pct, runBench, startBenchApp } from './lib';
 
 const DURATION_MS = arg('seconds', 5) * 1000;
 const RATE = arg('rate', 8000);
@@ -129,10 +129,7 @@ async function main() {
   await app.close();
   await database.close();
   await drop();
-  process.exit(ok ? 0 : 1);
+  return ok;
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -50,18 +50,25 @@ import { isRostered, type MatchRow, type PlayerRow } from './state';
 
 /** A deadline of a match, stored in the match row too: a job whose time is not the row's is stale. */
 const matchDeadline = z.object({ matchId: jobField.id, deadline: jobField.time });
+/** What a match deadline's job does when it fires (a stale deadline does nothing). */
+type MatchDeadlineHandler = (
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  due: z.output<typeof matchDeadline>,
+) => Promise<void>;
 
 /** Deadline for every rostered player to be on the game server. */
 export const connectJob = defineJob({
   kind: 'match.connect',
   payload: matchDeadline,
-  handle: (ctx, tx, after, { matchId, deadline }) => connectTimedOut(ctx, tx, after, matchId, deadline),
+  handle: (ctx, tx, after, due) => connectTimedOut(ctx, tx, after, due),
 });
 /** Deadline of a no-show's substitute offer. */
 export const substituteJob = defineJob({
   kind: 'match.substitute',
   payload: matchDeadline,
-  handle: (ctx, tx, after, { matchId, deadline }) => substituteTimedOut(ctx, tx, after, matchId, deadline),
+  handle: (ctx, tx, after, due) => substituteTimedOut(ctx, tx, after, due),
 });
 
 export interface SwappedPlayer {
@@ -243,13 +250,7 @@ export async function everyoneOnServer(
  * a `leave` offence — and their slots are offered to the queue. Everyone there: the deadline is off
  * and the server takes it from here (ready-up, going live).
  */
-export async function connectTimedOut(
-  ctx: AppContext,
-  tx: Db,
-  after: After,
-  matchId: string,
-  deadline: number,
-): Promise<void> {
+export const connectTimedOut: MatchDeadlineHandler = async (ctx, tx, after, { matchId, deadline }) => {
   const found = await loadMatch(tx, matchId, true);
   if (!found || !waitsForPlayers(ctx, found.match) || found.match.deadline !== deadline) return; // stale
   const { onServer, noShows } = await presenceOf(tx, matchId);
@@ -272,7 +273,7 @@ export async function connectTimedOut(
     return;
   }
   await openSubstituteOffer(ctx, tx, after, found.match, found.players);
-}
+};
 
 function offerTo(
   ctx: AppContext,
@@ -336,13 +337,7 @@ export async function offerRunningSlots(ctx: AppContext, userIds: readonly strin
  * (NO_SHOW); once live, the offer just ends (the team plays on short-handed, its captain may ask
  * again).
  */
-export async function substituteTimedOut(
-  ctx: AppContext,
-  tx: Db,
-  after: After,
-  matchId: string,
-  deadline: number,
-): Promise<void> {
+export const substituteTimedOut: MatchDeadlineHandler = async (ctx, tx, after, { matchId, deadline }) => {
   const found = await loadMatch(tx, matchId, true);
   if (found?.match.status !== 'active' || found.match.deadline !== deadline) return; // stale
   if (matchStateOf(found.match) === 'live') {
@@ -357,7 +352,7 @@ export async function substituteTimedOut(
   if (!waitsForPlayers(ctx, found.match)) return;
   if (openSlots(found.match, found.players, await presenceOf(tx, matchId)).length === 0) return;
   await cancelMatchTx(ctx, tx, after, matchId, 'NO_SHOW');
-}
+};
 
 /**
  * A queued or arena player takes an open slot (`substitute-accept`). Refused with
