@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isAlive } from './db/lock';
 
 it('prints every refused production setting on its own line and exits 1', async () => {
   const env: Record<string, string | undefined> = { ...process.env };
@@ -46,14 +47,6 @@ it('prints every refused production setting on its own line and exits 1', async 
 }, 30_000);
 
 describe('the embedded database process', () => {
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   const startServer = async (dataDir: string) => {
     // Below the ephemeral range (32768–60999), where outgoing connections take their ports.
     const port = 20_000 + Math.floor(Math.random() * 12_000);
@@ -88,7 +81,7 @@ describe('the embedded database process', () => {
     }
     const enginePid = Number(readFileSync(path.join(dataDir, 'engine.lock'), 'utf8'));
     expect(enginePid).not.toBe(child.pid);
-    expect(alive(enginePid)).toBe(true);
+    expect(isAlive(enginePid)).toBe(true);
     return { child, exit, enginePid, stderr: () => stderr };
   };
 
@@ -97,7 +90,7 @@ describe('the embedded database process', () => {
     const server = await startServer(dataDir);
     server.child.kill('SIGTERM');
     expect(await server.exit).toBe(0);
-    expect(alive(server.enginePid)).toBe(false);
+    expect(isAlive(server.enginePid)).toBe(false);
     expect(existsSync(path.join(dataDir, 'openpug.lock'))).toBe(false);
     expect(existsSync(path.join(dataDir, 'engine.lock'))).toBe(false);
   }, 240_000);

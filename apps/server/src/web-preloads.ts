@@ -48,9 +48,9 @@ const linkTag = (file: string) =>
 /** Returns the page for a path and Accept-Language, or null to serve index.html unchanged. */
 export function routePages(webDist: string): (urlPath: string, acceptLanguage?: string) => RoutePage | null {
   const preloadsPath = path.join(webDist, 'preloads.json');
-  if (!existsSync(preloadsPath)) return () => null;
-  const preloads = JSON.parse(readFileSync(preloadsPath, 'utf8')) as PreloadsFile;
   const index = readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  if (!existsSync(preloadsPath) || !index.includes('</head>')) return () => null;
+  const preloads = JSON.parse(readFileSync(preloadsPath, 'utf8')) as PreloadsFile;
   const routes = preloads.routes.map((route, i) => ({
     i,
     pattern: pathPattern(route.path),
@@ -59,7 +59,7 @@ export function routePages(webDist: string): (urlPath: string, acceptLanguage?: 
   const made = new Map<string, RoutePage>();
   return (urlPath, acceptLanguage) => {
     const route = routes.find((r) => r.pattern.test(urlPath));
-    if (!route || !index.includes('</head>')) return null;
+    if (!route) return null;
     const locale = localeOf(acceptLanguage);
     const key = `${route.i} ${locale}`;
     let page = made.get(key);

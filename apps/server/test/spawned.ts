@@ -6,16 +6,15 @@
  * (TEST_DB=postgres) it is a database of its own on TEST_DATABASE_URL, dropped by `dispose`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../src/db/client';
 import { users } from '../src/db/schema';
 import { createTokens } from '../src/modules/auth/tokens';
 import { usingPostgres } from './helpers';
+import { createScratchDatabase } from './scratch-database';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const JWT_SECRET = 'spawned-test-secret-that-is-long-enough-for-hs256';
@@ -43,20 +42,11 @@ export interface SpawnedServer {
 async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `openpug_spawned_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(sql);
-    await c.end();
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const migrated = openPostgres(url.toString());
+  const { url, drop } = await createScratchDatabase(adminUrl, 'openpug_spawned');
+  const migrated = openPostgres(url);
   await migrated.migrate();
   await migrated.close();
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { url, drop };
 }
 
 /**

@@ -8,23 +8,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startEngine } from './engine';
+import { isAlive } from './lock';
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const until = async (check: () => boolean, ms = 20_000) => {
-  for (const end = Date.now() + ms; !check(); ) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 const rowsOf = async (
   db: { execute: (q: ReturnType<typeof sql>) => Promise<unknown> },
   q: ReturnType<typeof sql>,
@@ -64,7 +51,7 @@ describe('embedded database process', () => {
     });
     expect(await outside).toEqual([{ c: 1 }]);
     await first.database.close();
-    expect(alive(first.pid)).toBe(false);
+    expect(isAlive(first.pid)).toBe(false);
     expect(existsSync(path.join(dataDir, 'engine.lock'))).toBe(false);
 
     const second = await startEngine({ dir });
@@ -105,9 +92,9 @@ describe('embedded database process', () => {
       parent.once('exit', () => reject(new Error('the stand-in server exited')));
     });
     const { enginePid } = JSON.parse(line) as { enginePid: number };
-    expect(alive(enginePid)).toBe(true);
+    expect(isAlive(enginePid)).toBe(true);
     parent.kill('SIGKILL');
-    await until(() => !alive(enginePid));
+    await vi.waitFor(() => expect(isAlive(enginePid)).toBe(false), { timeout: 20_000, interval: 50 });
     expect(existsSync(path.join(dataDir, 'engine.lock'))).toBe(false);
     // And the directory opens again, intact.
     const again = await startEngine({ dir: path.join(dataDir, 'db') });

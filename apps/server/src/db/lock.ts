@@ -22,7 +22,8 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0; EPERM: it exists but is not ours). */
+export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
