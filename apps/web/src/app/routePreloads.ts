@@ -8,7 +8,13 @@
  * (issue 20 target 2).
  */
 import type { Plugin } from 'vite';
-import { graphFromBundle, type ShellGraph } from '../serviceWorker/shellPrecache';
+import {
+  chunkOf,
+  entryKey,
+  graphFromBundle,
+  type ShellGraph,
+  staticClosure,
+} from '../serviceWorker/shellPrecache';
 import { flattenRoutes, PLAIN_SCREENS, ROUTE_TABLE, type RouteEntry } from './routeTable';
 
 export interface RoutePreloads {
@@ -23,25 +29,12 @@ const screenModule = (screen: string) => `screens/${screen}/index`;
 /** The texts of one language are a chunk of their own (i18n/index.ts imports each on demand). */
 const TEXTS = /[\\/]i18n[\\/]([a-z]{2})\.json$/;
 
-/** The chunk keys loaded with the module `wanted` (its chunk and everything it imports statically). */
-function closure(graph: ShellGraph, wanted: string): string[] {
-  const start = Object.keys(graph).find((k) => (graph[k].src ?? k).includes(wanted));
-  if (!start) throw new Error(`the build has no chunk for ${wanted}`);
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key) || !graph[key]) return;
-    seen.add(key);
-    for (const next of graph[key].imports ?? []) visit(next);
-  };
-  visit(start);
-  return [...seen];
-}
+/** The chunk keys loaded with the module `wanted`: its chunk and everything it imports statically. */
+const closure = (graph: ShellGraph, wanted: string) => staticClosure(graph, [chunkOf(graph, wanted)]);
 
 export function routePreloads(graph: ShellGraph, table: RouteEntry[] = ROUTE_TABLE): RoutePreloads {
-  const entry = Object.keys(graph).find((key) => graph[key].isEntry);
-  if (!entry) throw new Error('the build has no entry chunk');
   // index.html names these already.
-  const loaded = new Set(closure(graph, graph[entry].src ?? entry));
+  const loaded = new Set(staticClosure(graph, [entryKey(graph)]));
   // Scripts, then the stylesheets the screen's import waits for.
   const files = (keys: string[]) => {
     const wanted = [...new Set(keys)].filter((k) => !loaded.has(k));
@@ -61,7 +54,7 @@ export function routePreloads(graph: ShellGraph, table: RouteEntry[] = ROUTE_TAB
   const locales: Record<string, string[]> = {};
   for (const key of Object.keys(graph)) {
     const locale = (graph[key].src ?? '').match(TEXTS)?.[1];
-    if (locale) locales[locale] = files(closure(graph, graph[key].src as string));
+    if (locale) locales[locale] = files(staticClosure(graph, [key]));
   }
   return { routes, locales };
 }

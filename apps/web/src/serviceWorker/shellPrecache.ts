@@ -23,17 +23,22 @@ export const LANDING_MODULES = ['screens/landing/index', 'i18n/en.json'];
 
 export const SHELL_PAGE = '/index.html';
 
-/** URLs to precache, sorted: index.html, then the landing route's JS and CSS. */
-export function shellFiles(graph: ShellGraph, landingModules: readonly string[] = LANDING_MODULES): string[] {
-  const keys = Object.keys(graph);
-  const entry = keys.find((key) => graph[key].isEntry);
+/** The key of the build's entry chunk. */
+export function entryKey(graph: ShellGraph): string {
+  const entry = Object.keys(graph).find((key) => graph[key].isEntry);
   if (!entry) throw new Error('the build has no entry chunk');
-  const starts = [entry];
-  for (const wanted of landingModules) {
-    const key = keys.find((k) => (graph[k].src ?? k).includes(wanted));
-    if (!key) throw new Error(`the build has no chunk for ${wanted}`);
-    starts.push(key);
-  }
+  return entry;
+}
+
+/** The key of the chunk that stands for the source module `wanted` (a path fragment). */
+export function chunkOf(graph: ShellGraph, wanted: string): string {
+  const key = Object.keys(graph).find((k) => (graph[k].src ?? k).includes(wanted));
+  if (!key) throw new Error(`the build has no chunk for ${wanted}`);
+  return key;
+}
+
+/** The chunks loaded with `starts`: those and everything they import statically. */
+export function staticClosure(graph: ShellGraph, starts: readonly string[]): string[] {
   const seen = new Set<string>();
   const visit = (key: string) => {
     if (seen.has(key) || !graph[key]) return;
@@ -41,8 +46,14 @@ export function shellFiles(graph: ShellGraph, landingModules: readonly string[] 
     for (const next of graph[key].imports ?? []) visit(next);
   };
   for (const start of starts) visit(start);
+  return [...seen];
+}
+
+/** URLs to precache, sorted: index.html, then the landing route's JS and CSS. */
+export function shellFiles(graph: ShellGraph, landingModules: readonly string[] = LANDING_MODULES): string[] {
+  const starts = [entryKey(graph), ...landingModules.map((wanted) => chunkOf(graph, wanted))];
   const files = new Set<string>();
-  for (const key of seen) {
+  for (const key of staticClosure(graph, starts)) {
     files.add(`/${graph[key].file}`);
     for (const css of graph[key].css ?? []) files.add(`/${css}`);
   }
