@@ -4,7 +4,7 @@
  * on the message, mutes the player (who can no longer write), deletes the message (it shows as
  * deleted), bans the player from the room and unbans them from the banner's list of banned
  * members (they are in the room again). Players see none of these controls. With SHOTS_DIR set,
- * the menu and the dialog are photographed in English and German at 390 px and desktop width.
+ * the message's hover buttons, the menu and the dialog are photographed in English and German at 390 px and desktop width.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { signUpAdmin } from './helpers/competition';
@@ -129,6 +129,10 @@ test('an admin mutes a player, deletes their message and bans them from the glob
       const { context, page: p } = await openAs(browser, admin, { locale, viewport });
       const r = await openGlobal(p);
       const g = r.getByTestId('chat-group').filter({ hasText: 'gg wp' }).last();
+      // The message's own buttons (reply, and delete for a moderator) show on hover.
+      await g.getByTestId('chat-message').last().hover();
+      await expect(g.getByTestId('chat-redact').last()).toBeVisible();
+      await p.screenshot({ path: `${shots}/chat-moderation-message-${locale}-${tag}.png` });
       await g.getByTestId('chat-moderate').click();
       await p.screenshot({ path: `${shots}/chat-moderation-menu-${locale}-${tag}.png` });
       await p.getByTestId('chat-moderate-kick').click();
