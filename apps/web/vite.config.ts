@@ -54,10 +54,18 @@ function shellChunk(): { plugin: Plugin; test: (id: string) => boolean } {
       const scripts = entries.flatMap((id) =>
         id.endsWith('.html') ? (this.getModuleInfo(id)?.importedIds ?? []) : [id],
       );
+      // The entry reaches the shared package through its barrel, which re-exports every contract
+      // module; a plain walk would put them all, with zod, into the shell although the first page
+      // uses none of their schemas (about 40 KB brotli). Modules that import zod, and zod itself,
+      // are left to the screens that use them: what the first page takes from the shared package
+      // (constants, the error catalogue, compareVersions) lives in modules without zod.
+      const isZod = (id: string) => /node_modules[\\/]zod[\\/]/.test(id);
+      const buildsSchemas = (id: string) =>
+        isZod(id) || (this.getModuleInfo(id)?.importedIds ?? []).some(isZod);
       const stack = scripts.flatMap((id) => this.getModuleInfo(id)?.importedIds ?? []);
       while (stack.length > 0) {
         const id = stack.pop() as string;
-        if (shell.has(id)) continue;
+        if (shell.has(id) || buildsSchemas(id)) continue;
         shell.add(id);
         stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
       }

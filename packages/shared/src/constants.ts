@@ -21,6 +21,8 @@ export const DEFAULT_LOCALE: Locale = 'en';
 export const TOKEN_VALIDITY_MINUTES = 1440;
 /** Minutes until the next check of /version.json. */
 export const UPDATE_CHECK_INTERVAL_MINUTES = 120;
+/** The Socket.IO endpoint (docs/contract.md §7). */
+export const SOCKET_PATH = '/socket';
 export const MIN_PASSWORD_LENGTH = 5;
 export const RELOAD_AFTER_VOICE_UNLINK_MS = 1_500;
 export const DEFAULT_SUCCESS_TIMEOUT_MS = 6_000;

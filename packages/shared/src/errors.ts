@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Error catalogue of docs/contract.md §8. Every refused call answers `{ errors: { msg: KEY } }` with one of
  * these keys; the web shows the text in the user's language.
@@ -208,26 +206,6 @@ export const ERROR_TEXTS = {
 
 export type ErrorKey = keyof (typeof ERROR_TEXTS)['en'];
 export const ERROR_KEYS = Object.keys(ERROR_TEXTS.en) as ErrorKey[];
-export const errorKeySchema = z.enum(ERROR_KEYS as [ErrorKey, ...ErrorKey[]]);
-
-/**
- * Body of every refused HTTP call. A sign-in refused for a running ban (403 BANNED) also says
- * why and until when (`ban`, as `{reason, endsAt}` of GET /api/moderation/me), so the login page
- * can tell the player.
- */
-export const errorBodySchema = z.object({
-  errors: z.object({
-    msg: errorKeySchema,
-    ban: z.object({ reason: z.string(), endsAt: z.number().int().nullable() }).optional(),
-  }),
-});
-export type ErrorBody = z.infer<typeof errorBodySchema>;
-export type ErrorDetail = Omit<ErrorBody['errors'], 'msg'>;
-
-export function errorBody(msg: ErrorKey, detail?: ErrorDetail): ErrorBody {
-  return { errors: { msg, ...detail } };
-}
-
 /** Client-side validation messages of docs/contract.md §5, keyed by rule. */
 export const VALIDATION_TEXTS = {
   en: {

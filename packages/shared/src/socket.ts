@@ -15,8 +15,6 @@ import { queueMessageSchema } from './queue';
  * these names only and validates with these schemas, the web emits with their input types. Server
  * → client: each feature declares its events in `ServerToClientEvents` beside its payload types.
  */
-export const SOCKET_PATH = '/socket';
-
 export const authenticatePayloadSchema = z.object({ key: z.string().min(1) });
 export type AuthenticatePayload = z.infer<typeof authenticatePayloadSchema>;
 

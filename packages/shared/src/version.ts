@@ -1,7 +1,3 @@
-import { z } from 'zod';
-
-export const versionFileSchema = z.object({ version: z.string() });
-
 /** Numeric comparison by dot segments: 1.10.0 > 1.9.3. Missing segments count as 0. */
 export function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map((s) => Number.parseInt(s, 10) || 0);
