@@ -6,7 +6,9 @@
  * thread, the other core) in the same run:
  *   1. closed loop (64 connections, 5 s): requests/s of page 1, a deep page (2,000), a name
  *      filter and a sort by wins, each as a ratio of the bare hello's requests/s (target ≥ 0.30);
- *   2. open loop at 500 requests/s for 5 s: p99 latency of each (target ≤ 25 ms).
+ *   2. open loop at 500 requests/s for 5 s: p99 latency of each (target ≤ 25 ms);
+ *   3. player pages (card, stats, highlights, match list) of 2,000 players in turn: p99 at
+ *      500 requests/s (target ≤ 10 ms).
  * Also: the first snapshot's build time (it runs once, and again after changes).
  *
  *   DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres node --import tsx bench/leaderboard-bench.ts
@@ -15,7 +17,10 @@
  * A temporary database is created next to the given one and dropped. Stops by itself.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -35,11 +40,15 @@ if (!baseUrl) {
   process.exit(2);
 }
 
+/** Player n's id, in the app's id format (a UUID), in SQL and in TypeScript alike. */
+const playerIdSql = (n: string) => `'00000000-0000-4000-8000-' || lpad((${n})::text, 12, '0')`;
+const playerId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
 async function seed(client: pg.Client): Promise<void> {
   // Players: Elo spread 50..449, some with equal Elo (ties break by age, then id).
   await client.query(
     `INSERT INTO users (id, name, elo, created_at)
-     SELECT 'p' || lpad(g::text, 7, '0'), 'player' || g, 50 + (g * 7919) % 400,
+     SELECT ${playerIdSql('g')}, 'player' || g, 50 + (g * 7919) % 400,
             now() - (g || ' seconds')::interval
      FROM generate_series(1, $1) g`,
     [PLAYERS],
@@ -54,13 +63,18 @@ async function seed(client: pg.Client): Promise<void> {
   );
   await client.query(
     `INSERT INTO match_players (match_id, user_id, team, name, elo)
-     SELECT 'm' || g, 'p' || lpad((1 + (g * 10 + s) % $2)::text, 7, '0'),
+     SELECT 'm' || g, ${playerIdSql('(1 + (g * 10 + s) % $2)')},
             CASE WHEN s < 5 THEN 'teamOne' ELSE 'teamTwo' END, 'player', 200
      FROM generate_series(1, $1) g, generate_series(0, 9) s`,
     [MATCHES, PLAYERS],
   );
   await client.query('ANALYZE');
 }
+
+// Paths in turn (bench/rotate-paths.cjs), read by autocannon's worker from this file.
+const pathsFile = path.join(os.tmpdir(), `openpug-bench-paths-${process.pid}.json`);
+process.env.BENCH_PATHS_FILE = pathsFile;
+const rotatePaths = path.join(import.meta.dirname, 'rotate-paths.cjs');
 
 interface LoadResult {
   rps: number;
@@ -78,14 +92,16 @@ async function load(
   mode: 'closed' | 'open',
   seconds = 5,
   paths?: string[],
+  rate = 500,
 ): Promise<LoadResult> {
+  if (paths) writeFileSync(pathsFile, JSON.stringify(paths));
   const result = await autocannon({
     url,
-    ...(paths ? { requests: paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
+    ...(paths ? { requests: [{ method: 'GET' as const, setupRequest: rotatePaths }] } : {}),
     duration: seconds,
     workers: 1,
     connections: mode === 'open' ? 32 : 64,
-    ...(mode === 'open' ? { overallRate: 500 } : {}),
+    ...(mode === 'open' ? { overallRate: rate } : {}),
   });
   return {
     rps: result.requests.total / seconds,
@@ -174,6 +190,48 @@ async function main() {
     rows.push(
       `2,000 distinct pages (page cache missed): ${uncachedClosed.rps.toFixed(0)} req/s = ${uncachedRatio.toFixed(2)}× hello; at 500 req/s p50 ${uncachedOpen.p50.toFixed(1)} ms, p99 ${uncachedOpen.p99.toFixed(1)} ms; errors ${uncachedClosed.errors + uncachedOpen.errors}`,
     );
+    // Player pages on the same data (target: p99 ≤ 10 ms): card, stats, highlights and the match
+    // list of 2,000 different players in turn, each about 100 match rows deep.
+    const playerPaths = Array.from({ length: 2000 }, (_, i) => {
+      const id = playerId(1 + ((i * 7919) % PLAYERS));
+      return [
+        `/api/users/${id}`,
+        `/api/users/${id}/stats`,
+        `/api/users/${id}/highlights`,
+        `/api/match/user/${id}?page=1&limit=10`,
+      ];
+    }).flat();
+    // One at a time, 50 players: what each kind of player page costs alone (mean, max).
+    const alone = new Map<string, number[]>();
+    for (const pagePath of playerPaths.slice(4, 4 + 4 * 50)) {
+      const t = performance.now();
+      const res = await fetch(new URL(pagePath, base));
+      if (res.status !== 200)
+        throw new Error(`player page ${pagePath} answered ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+      const kind = pagePath.replace(/[0-9a-f-]{36}/, ':id');
+      alone.set(kind, [...(alone.get(kind) ?? []), performance.now() - t]);
+    }
+    for (const [kind, ms] of alone)
+      console.log(
+        `leaderboard-bench: ${kind} alone: mean ${(ms.reduce((a, x) => a + x, 0) / ms.length).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms`,
+      );
+    const playerClosed = await load(base, 'closed', 5, playerPaths);
+    const playerRatio = playerClosed.rps / baseline.rps;
+    let playerErrors = playerClosed.errors;
+    const playerRates: string[] = [];
+    // The issue gives no rate for player pages: 500 req/s like the leaderboard, and 100 req/s
+    // (five times the 20 reads/s of 2,000 active players in target 5).
+    for (const rate of [500, 100]) {
+      const open = await load(base, 'open', 5, playerPaths, rate);
+      playerErrors += open.errors;
+      if (open.p99 > 10) failed = true;
+      playerRates.push(`at ${rate} req/s p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms`);
+    }
+    if (playerErrors > 0) failed = true;
+    rows.push(
+      `player pages (card, stats, highlights, matches of 2,000 players): ${playerClosed.rps.toFixed(0)} req/s = ${playerRatio.toFixed(2)}× hello; ${playerRates.join('; ')} (target p99 ≤ 10 ms); errors ${playerErrors}`,
+    );
     console.log(rows.join('\n'));
     if (failed) process.exitCode = 1;
     await app.close();
@@ -181,6 +239,7 @@ async function main() {
   } finally {
     await database.close?.();
     await scratch.drop();
+    rmSync(pathsFile, { force: true });
   }
 }
 

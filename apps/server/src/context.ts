@@ -22,6 +22,7 @@ import type { NotifyModuleState } from './modules/notify';
 import { initialPresenceState, type PresenceModuleState } from './modules/presence/service';
 import type { QueueModuleState } from './modules/queue/service';
 import type { QueueAlertsModuleState } from './modules/queue-alerts/service';
+import type { RankingModuleState } from './modules/ranking/service';
 import type { VoiceModuleState } from './modules/voice';
 import type { VoiceServer } from './modules/voice/types';
 import type { WhatsAppModuleState } from './modules/whatsapp/service';
@@ -74,6 +75,7 @@ export interface ModuleState {
   presence: PresenceModuleState;
   queue: QueueModuleState;
   queueAlerts: QueueAlertsModuleState;
+  ranking: RankingModuleState;
   voice: VoiceModuleState;
   whatsapp: WhatsAppModuleState;
 }
@@ -97,6 +99,7 @@ export function createModuleState(): ModuleState {
     presence: initialPresenceState(),
     queue: {},
     queueAlerts: {},
+    ranking: {},
     voice: { syncing: new Set() },
     whatsapp: {},
   };

@@ -223,6 +223,7 @@ function announceCorrections(ctx: AppContext, after: After, matchId: string, cor
     const ranks = await ranksOfUsers(
       ctx,
       corrections.map((c) => c.userId),
+      { fresh: true },
     );
     for (const c of corrections) {
       ctx.realtime.toUser(c.userId, 'PRIVATE_ELO_CORRECTED', {

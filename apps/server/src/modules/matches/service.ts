@@ -862,6 +862,7 @@ export async function finishMatch(
     const ranks = await ranksOfUsers(
       ctx,
       results.map((r) => r.userId),
+      { fresh: true },
     );
     for (const r of results)
       ctx.realtime.toUser(r.userId, 'privateUserUpdate', {

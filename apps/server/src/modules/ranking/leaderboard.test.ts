@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestUser, type TestApp } from '../../../test/helpers';
 import { users } from '../accounts/schema';
+import { ranksOfUsers } from '../accounts/service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -59,5 +60,24 @@ describe('leaderboard snapshot', () => {
     const after = await board();
     expect(after.docs[0]).toMatchObject({ _id: user.id, rank: 1, name: 'Snap New' });
     expect(after.docs[1]).toMatchObject({ _id: renamed._id, rank: 2 });
+  });
+
+  it('gives cards and profiles the rank of the leaderboard, from the same snapshot', async () => {
+    const top = (await board()).docs[0];
+    const card = async (id: string) =>
+      (await t.app.inject({ url: `/api/users/${id}` })).json() as { _id: string; rank: number | null };
+    expect((await card(top._id)).rank).toBe(top.rank);
+
+    // A new leader written straight into the database (another instance): until the snapshot
+    // follows, card and leaderboard agree on the old ranks...
+    const leaderId = randomUUID();
+    await t.app.ctx.db.insert(users).values({ id: leaderId, name: 'Snap Leader', elo: 50_000 });
+    expect((await card(top._id)).rank).toBe((await board()).docs[0].rank);
+    // ...and right after a commit that moved Elo (a result, a correction), `fresh` reads anew.
+    const ranks = await ranksOfUsers(t.app.ctx, [leaderId, top._id], { fresh: true });
+    expect(ranks.get(leaderId)).toBe(1);
+    expect(ranks.get(top._id)).toBe(2);
+    expect((await card(top._id)).rank).toBe(2);
+    expect((await board()).docs[0]._id).toBe(leaderId);
   });
 });

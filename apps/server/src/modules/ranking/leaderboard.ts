@@ -52,6 +52,8 @@ interface Snapshot {
   views: Map<string, View>;
   /** Pages already written out as JSON: most reads are of the same few pages (page 1 above all). */
   pages: Map<string, string>;
+  /** Rank by user id, made on the first rank lookup (player cards, profiles, friend lists). */
+  rankById?: Map<string, number>;
   builtAt: number;
 }
 
@@ -205,13 +207,18 @@ export function createLeaderboard(ctx: AppContext, options: LeaderboardOptions) 
   let building: Promise<Snapshot> | null = null;
   let dirty = true;
   let checkedAt = 0;
+  /** Bumped by every invalidate(); the snapshot remembers the one it was begun at. */
+  let generation = 0;
+  let snapshotGeneration = -1;
 
   const rebuild = (): Promise<Snapshot> => {
     if (building) return building;
     dirty = false;
+    const begunAt = generation;
     building = buildSnapshot(ctx)
       .then((s) => {
         snapshot = s;
+        snapshotGeneration = begunAt;
         checkedAt = Date.now();
         return s;
       })
@@ -235,7 +242,14 @@ export function createLeaderboard(ctx: AppContext, options: LeaderboardOptions) 
   };
 
   async function current(): Promise<Snapshot> {
-    if (!snapshot || dirty || options.refreshMs === 0) return rebuild();
+    if (!snapshot || dirty || options.refreshMs === 0) {
+      // A build already running may have begun before the change that made this read wait:
+      // then one more, begun after it.
+      const wanted = generation;
+      let s = await rebuild();
+      while (snapshotGeneration < wanted) s = await rebuild();
+      return s;
+    }
     if (Date.now() - checkedAt >= options.refreshMs && !building) refreshIfChanged(snapshot);
     return snapshot;
   }
@@ -255,10 +269,25 @@ export function createLeaderboard(ctx: AppContext, options: LeaderboardOptions) 
     /** Something the leaderboard shows changed here: the next read waits for a new snapshot. */
     invalidate(): void {
       dirty = true;
+      generation++;
     },
 
     async page(q: RankingQuery): Promise<RankingPage> {
       return pageOf(await current(), q);
+    },
+
+    /**
+     * The leaderboard rank of each id (null: not ranked, or unknown), from the same snapshot the
+     * leaderboard pages come from, so a card, a profile and the leaderboard never disagree.
+     */
+    async ranks(ids: readonly string[]): Promise<Map<string, number | null>> {
+      const s = await current();
+      if (!s.rankById) {
+        const byRank = (s.views.get('rank:1') as View).entries;
+        s.rankById = new Map(byRank.map((e) => [e.row._id, e.row.rank]));
+      }
+      const rankById = s.rankById;
+      return new Map(ids.map((id) => [id, rankById.get(id) ?? null]));
     },
 
     /** The page as JSON text, written once per snapshot and query (the route sends it as is). */
@@ -291,3 +320,8 @@ export function createLeaderboard(ctx: AppContext, options: LeaderboardOptions) 
 }
 
 export type Leaderboard = ReturnType<typeof createLeaderboard>;
+
+/** The ranking module's per-app state: its leaderboard, once the module is registered. */
+export interface RankingModuleState {
+  leaderboard?: Leaderboard;
+}

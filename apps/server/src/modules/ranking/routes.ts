@@ -43,6 +43,9 @@ export function rankingModule(ctx: AppContext): FastifyPluginAsyncZod {
       refreshMs: ctx.config.RANKING_REFRESH_MS,
       fullRefreshMs: ctx.config.RANKING_FULL_REFRESH_MS,
     });
+    // Every rank shown anywhere (cards, profiles, friend lists) comes from this leaderboard's
+    // snapshot: ranksOfUsers (accounts) reads it from here.
+    ctx.state.ranking.leaderboard = leaderboard;
     // What the leaderboard shows changed on this instance: results, new players, public fields.
     ctx.bus.on('match.ended', () => leaderboard.invalidate());
     ctx.bus.on('user.created', () => leaderboard.invalidate());

@@ -26,6 +26,8 @@ import { recentResults } from '../matches/stats';
 import { recordAudit } from '../moderation/audit';
 import { seasons, seasonTexts } from './schema';
 
+export type { RankingModuleState } from './leaderboard';
+
 // --- Player stats ---
 
 export async function playerStats(ctx: AppContext, userId: string): Promise<CompetitionStats | null> {
