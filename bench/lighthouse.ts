@@ -16,7 +16,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
@@ -92,6 +92,13 @@ async function seed(dataDir: string): Promise<{ matchId: string; userId: string 
 }
 
 async function startServer(port: number, dataDir: string, webDist?: string): Promise<ChildProcess> {
+  // A server left over on the port (say, by a run killed before its clean-up) would answer the
+  // health check below for the new one, and Lighthouse would measure whatever build it serves.
+  const stale = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+    () => true,
+    () => false,
+  );
+  if (stale) throw new Error(`port ${port} is already in use: stop what listens there, or pass --port=`);
   const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     cwd: root,
     env: {
@@ -177,6 +184,9 @@ function topFindings(lhr: LighthouseResult, count = 6): string[] {
     .map(({ id, a }) => `${id}: ${a.title}${a.displayValue ? ` — ${a.displayValue}` : ''}`);
 }
 
+// chrome-launcher reports a missing browser as an unhandled 'error' event, past the clean-up below.
+if (!existsSync('/usr/bin/chromium'))
+  throw new Error('lighthouse bench: /usr/bin/chromium is missing (apt-get install chromium)');
 const servers: ChildProcess[] = [];
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 try {
