@@ -18,6 +18,7 @@ import { findUserById } from '../accounts/service';
 import { sessionResponse } from '../accounts/session';
 import {
   chatServerName,
+  closeMatchRoomWork,
   createMatchRoom,
   matchRoomJoinsSettled,
   matchRoomOf,
@@ -219,6 +220,39 @@ describe('match rooms follow the match status', () => {
       });
       expect(rooms.json().joined_rooms).toContain(roomId);
     }
+  });
+});
+
+describe('match room work that can wait no longer', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const patchIntoMatch = (userId: string, matchId: string) =>
+    t.app.ctx.bus.emit('status.patch', {
+      userId,
+      patch: { match: { active: true, matchId, status: 'playerveto' } },
+    });
+
+  it('a join that waited until after its match ended is dropped: no room for a match that is over', async () => {
+    const players = await Promise.all([0, 1].map(() => createTestUser(t.app)));
+    const matchId = await seedMatch(t.app, 'finished', players);
+    for (const p of players) await patchIntoMatch(p.id, matchId);
+    await matchRoomJoinsSettled(t.app.ctx);
+    expect(await matchRoomOf(t.app.ctx, matchId)).toBeNull();
+  });
+
+  it('a closing app drops the steps still in line instead of running them on a closing database', async () => {
+    const players = await Promise.all([0, 1].map(() => createTestUser(t.app)));
+    const matchId = await seedMatch(t.app, 'active', players);
+    await closeMatchRoomWork(t.app.ctx);
+    for (const p of players) await patchIntoMatch(p.id, matchId);
+    await matchRoomJoinsSettled(t.app.ctx);
+    expect(await matchRoomOf(t.app.ctx, matchId)).toBeNull();
   });
 });
 

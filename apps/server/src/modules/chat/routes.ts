@@ -23,9 +23,9 @@ import { identiconSvg } from './identicon';
 import { fetchTransport, type Transport } from './matrix-admin';
 import { moderateChat } from './moderation';
 import {
+  closeMatchRoomWork,
   joinMatchRoomSoon,
   leaveMatchRoomSoon,
-  matchRoomJoinsSettled,
   matrixSessionFor,
   provisionUser,
   registerChatService,
@@ -82,8 +82,8 @@ export const chatModule =
     // A player replaced in a match (substitute, admin swap) leaves its room; the newcomer joins it
     // through the status patch below.
     ctx.bus.on('match.substituted', ({ matchId, out }) => leaveMatchRoomSoon(ctx, matchId, out.userId));
-    // A closing app lets the joins under way end before its database goes.
-    app.addHook('onClose', () => matchRoomJoinsSettled(ctx));
+    // A closing app lets the join under way end and drops the rest before its database goes.
+    app.addHook('onClose', () => closeMatchRoomWork(ctx));
     ctx.bus.on('status.patch', ({ userId, patch }) => {
       const match = patch.match;
       if (match?.active && match.matchId) joinMatchRoomSoon(ctx, match.matchId, userId);
