@@ -56,7 +56,7 @@ function shellChunk(): { plugin: Plugin; test: (id: string) => boolean } {
       );
       // The entry reaches the shared package through its barrel, which re-exports every contract
       // module; a plain walk would put them all, with zod, into the shell although the first page
-      // uses none of their schemas (about 40 KB brotli). Modules that import zod, and zod itself,
+      // uses none of their schemas (about 25 KB brotli). Modules that import zod, and zod itself,
       // are left to the screens that use them: what the first page takes from the shared package
       // (constants, the error catalogue, compareVersions) lives in modules without zod.
       const isZod = (id: string) => /node_modules[\\/]zod[\\/]/.test(id);

@@ -3,7 +3,7 @@ import { ERROR_KEYS, type ErrorKey } from './errors';
 
 // The body of a refused call, apart from the catalogue in errors.ts: the web's first page needs the
 // catalogue's texts, and a module that builds zod schemas at its top level would bring zod into
-// that page (bundlers cannot prove the schema builders pure), about 40 KB on the wire.
+// that page (bundlers cannot prove the schema builders pure), about 25 KB on the wire.
 export const errorKeySchema = z.enum(ERROR_KEYS as [ErrorKey, ...ErrorKey[]]);
 
 /**

@@ -17,12 +17,12 @@ import {
   matchRoomAliasLocalpart,
   matchRoomName,
   matrixUserId,
-  OVER_MATCH_STATUSES,
 } from '@openpug/shared';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { findUserById } from '../accounts/service';
+import { isMatchOver } from '../matches/reads';
 import { loadMatch } from '../matches/service';
 import { chatBlocked } from '../moderation/sanctions';
 import { MatrixAdmin, MatrixCallError, type SentEvent, type Transport } from './matrix-admin';
@@ -418,20 +418,13 @@ function inMatchRoomOrder(
   joins.set(matchId, next);
 }
 
-/**
- * True when the match is there and over. A join that waited in line until after its match ended
- * is dropped: under a burst the line can be minutes long (2,000 players on two instances: 3,774
- * matches, 79 rooms made by Synapse in 11 minutes, bench/RESULTS.md), and a room made for a
- * match whose players have left only lengthens it.
- */
-async function matchIsOver(ctx: AppContext, matchId: string): Promise<boolean> {
-  const found = await loadMatch(ctx.db, matchId);
-  return !!found && (OVER_MATCH_STATUSES as readonly string[]).includes(found.match.status);
-}
-
 export const joinMatchRoomSoon = (ctx: AppContext, matchId: string, userId: string) =>
   inMatchRoomOrder(ctx, matchId, userId, 'join', async () => {
-    if (!(await matchIsOver(ctx, matchId))) await joinMatchRoom(ctx, matchId, userId);
+    // A join that waited in line until after its match ended is dropped: under a burst the line
+    // can be minutes long (2,000 players on two instances: 3,774 matches, 79 rooms made by Synapse
+    // in 11 minutes, bench/RESULTS.md), and a room for a match whose players have left only
+    // lengthens it.
+    if (!(await isMatchOver(ctx.db, matchId))) await joinMatchRoom(ctx, matchId, userId);
   });
 
 export const leaveMatchRoomSoon = (ctx: AppContext, matchId: string, userId: string) =>

@@ -2,6 +2,7 @@
  * Reads of the matches tables that other modules need (metrics, chat moderation, drops, reports,
  * the MatchZy webhook): the tables stay with this module (docs/architecture.md, Boundaries).
  */
+import { OVER_MATCH_STATUSES } from '@openpug/shared';
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { matches, matchPlayers } from './schema';
@@ -9,6 +10,12 @@ import { matches, matchPlayers } from './schema';
 /** Matches per status (the `openpug_matches` gauge). */
 export async function countMatchesByStatus(db: Db) {
   return db.select({ status: matches.status, n: count() }).from(matches).groupBy(matches.status);
+}
+
+/** The match is stored and over (finished or cancelled): one column, for work that may come late. */
+export async function isMatchOver(db: Db, matchId: string): Promise<boolean> {
+  const [row] = await db.select({ status: matches.status }).from(matches).where(eq(matches.id, matchId));
+  return !!row && (OVER_MATCH_STATUSES as readonly string[]).includes(row.status);
 }
 
 /** The player is a captain of the match. */
