@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { ACCEPT_COUNTDOWN_MS, ELO_LOSS, ELO_WIN } from '@openpug/shared';
 import { z } from 'zod';
-import { type ArenaSeed, parseArenaServers } from './modules/arena/seed';
-import { type Cs2Server, parseServerPool } from './modules/gameservers/pool';
+import { type ArenaSeed, parseArenaServers } from './modules/arena';
+import { type Cs2Server, parseServerPool } from './modules/gameservers';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])

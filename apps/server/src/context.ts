@@ -23,8 +23,7 @@ import { initialPresenceState, type PresenceModuleState } from './modules/presen
 import type { QueueModuleState } from './modules/queue/service';
 import type { QueueAlertsModuleState } from './modules/queue-alerts/service';
 import type { RankingModuleState } from './modules/ranking/service';
-import type { VoiceModuleState } from './modules/voice';
-import type { VoiceServer } from './modules/voice/types';
+import type { VoiceModuleState, VoiceServer } from './modules/voice';
 import type { WhatsAppModuleState } from './modules/whatsapp/service';
 import type { Realtime } from './realtime/hub';
 

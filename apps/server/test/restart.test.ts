@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { jobs, matches, matchPlayers, matchRounds, queueEntries, users } from '../src/db/schema';
-import { allocateJob } from '../src/modules/gameservers/routes';
+import { allocateJob } from '../src/modules/gameservers/service';
 import { simJob } from '../src/modules/gameservers/simulator';
 import { fairestPick } from '../src/modules/matches/fairness';
 import { banJob, pickJob } from '../src/modules/matches/service';

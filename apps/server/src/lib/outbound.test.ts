@@ -8,7 +8,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { BlockedAddressError, checkUserUrl, isPublicAddress, postToUserUrl, publicLookup } from './outbound';
+import {
+  BlockedAddressError,
+  checkUserUrl,
+  isLoopbackAddress,
+  isPublicAddress,
+  postToUserUrl,
+  publicLookup,
+} from './outbound';
 
 const none = { allow: [] };
 
@@ -57,6 +64,22 @@ describe('user-given URLs', () => {
     const policy = { allow: ['127.0.0.1:4555'] };
     expect(checkUserUrl('http://127.0.0.1:4555/push/1', policy).port).toBe('4555');
     expect(() => checkUserUrl('http://127.0.0.1:4556/push/1', policy)).toThrow(BlockedAddressError);
+  });
+
+  it('knows a loopback peer (the dev tools and /metrics trust it): 127.0.0.0/8, ::1, their IPv4-mapped form', () => {
+    for (const ip of ['127.0.0.1', '127.255.0.9', '::1', '::ffff:127.0.0.1', '::FFFF:127.1.2.3'])
+      expect(isLoopbackAddress(ip), ip).toBe(true);
+    for (const ip of [
+      '128.0.0.1',
+      '10.0.0.1',
+      '::2',
+      '::ffff:10.0.0.1',
+      '0.0.0.0',
+      'localhost',
+      '',
+      '127.0.0.1.5',
+    ])
+      expect(isLoopbackAddress(ip), ip).toBe(false);
   });
 
   it('judges addresses by range', () => {

@@ -26,6 +26,11 @@ import ipaddr from 'ipaddr.js';
 
 export class BlockedAddressError extends Error {}
 
+/** 127.0.0.0/8, ::1 and their IPv4-mapped form (ipaddr.js unwraps it); false for what is no address. */
+export function isLoopbackAddress(ip: string): boolean {
+  return ipaddr.isValid(ip) && ipaddr.process(ip).range() === 'loopback';
+}
+
 export interface OutboundPolicy {
   /** `host:port` pairs that may be reached although they are plain http or not public. */
   allow: readonly string[];

@@ -15,9 +15,9 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { inTransaction } from '../../jobs';
-import { requestLocale } from '../accounts/session';
+import { requestLocale } from '../accounts';
 import { requireAdmin } from '../auth';
-import { recordAudit } from '../moderation/audit';
+import { recordAudit } from '../moderation';
 import { aboutTexts } from './schema';
 
 const EMPTY: AboutTexts = { community: '', rules: '', contact: '' };

@@ -45,7 +45,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { bearerToken, currentUserId, requireAuth } from '../auth';
-import { recentResults, reliabilityOf } from '../matches/service';
+import { recentResults, reliabilityOf } from '../matches';
 import { changePassword, logIn, resetPassword, sendResetLink, signUp, verifyLink } from './credentials';
 import { directory, userCard } from './directory';
 import { ownProfile, updateProfile } from './profile';

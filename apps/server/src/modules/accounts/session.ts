@@ -13,7 +13,7 @@ import { logOf } from '../../jobs';
 import { AppError, unauthorized } from '../../lib/errors';
 import { sessionTokenHash, userRoom } from '../../realtime/hub';
 import { currentUserId } from '../auth';
-import { activeSanction } from '../moderation/sanctions';
+import { activeSanction } from '../moderation';
 import {
   type ChatRevoker,
   findUserById,

@@ -11,13 +11,17 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, logOf } from '../../jobs';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
-import { findUserById } from '../accounts/service';
-import { ranksOfUsers } from '../accounts/users';
-import { GameServerUnavailableError } from '../gameservers/matchzy-provider';
-import { allocateServer } from '../gameservers/routes';
-import { providerOf } from '../gameservers/service';
-import { matchLifecycle, matchStateOf, statusOf } from '../matches/lifecycle';
-import { presenceOf } from '../matches/presence';
+import { findUserById, ranksOfUsers } from '../accounts/service';
+import { allocateServer, GameServerUnavailableError, providerOf } from '../gameservers/service';
+import {
+  isRostered,
+  type MatchRow,
+  matchLifecycle,
+  matchStateOf,
+  type PlayerRow,
+  presenceOf,
+  statusOf,
+} from '../matches';
 import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/schema';
 import {
   findLiveMatchId,
@@ -25,15 +29,13 @@ import {
   liveJob,
   lockedMatchOr404,
   publishState,
+  replaceRosterPlayer,
   runMatchEffects,
 } from '../matches/service';
-import { isRostered, type MatchRow, type PlayerRow } from '../matches/state';
-import { replaceRosterPlayer } from '../matches/substitutes';
-import { recordAudit } from '../moderation/audit';
+import { recordAudit } from '../moderation';
 import { queueEntries } from '../queue/schema';
 import { takeFromQueue } from '../queue/service';
-import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
-import { type EloCorrection, rerateMatch } from '../rating/history';
+import { type EloCorrection, eloDelta, eloRulesFromConfig, ratedOutcome, rerateMatch } from '../rating';
 
 type Loaded = { match: MatchRow; players: PlayerRow[] };
 type Winner = TeamKey | 'draw';

@@ -34,8 +34,8 @@ import { badRequest, conflict, errorResponses, notFound } from '../../lib/errors
 import { findUserById, findUserIdsByRole, updateUser } from '../accounts/service';
 import { currentUserId, requireAdmin } from '../auth';
 import { cancelMatchByAdmin, getMatchState } from '../matches/service';
-import { recordAudit } from '../moderation/audit';
-import { activeCooldown, cooldownHistory, liftCooldowns } from '../queue/cooldowns';
+import { recordAudit } from '../moderation';
+import { activeCooldown, cooldownHistory, liftCooldowns } from '../queue';
 import { correctMatch, forceMatchResult, moveMatch, swapMatchPlayer, voidMatch } from './match-tools';
 
 /** The answers every admin route about a player may give besides its own. */

@@ -3,7 +3,7 @@
  * (`rcon://:<password>@<rcon host:port>[?connect=<host:port>]`, comma-separated, see
  * gameservers/pool.ts) plus an optional `name=` (URL-encoded; default: the connect address).
  */
-import { parseServerPool, ServerPoolError } from '../gameservers/pool';
+import { parseServerPool, ServerPoolError } from '../gameservers';
 
 export interface ArenaSeed {
   name: string;

@@ -21,8 +21,7 @@ import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, logOf } from '../../jobs';
 import { notFound } from '../../lib/errors';
 import { findUserIdsBySteamIds } from '../accounts/service';
-import { parseCs2StatusJson } from '../gameservers/cs2-status';
-import { withRcon } from '../gameservers/rcon';
+import { parseCs2StatusJson, withRcon } from '../gameservers';
 import { arenaServers } from './schema';
 
 /** The arena poll: one row (every instance arms it, it fires once) that re-arms itself. */

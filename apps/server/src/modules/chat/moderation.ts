@@ -19,9 +19,8 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
-import { isCaptain } from '../matches/reads';
-import { recordAudit } from '../moderation/audit';
-import { activeSanction } from '../moderation/sanctions';
+import { isCaptain } from '../matches';
+import { activeSanction, recordAudit } from '../moderation';
 import { MatrixCallError } from './matrix-admin';
 import { chatRooms } from './schema';
 import {

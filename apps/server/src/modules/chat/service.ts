@@ -22,11 +22,15 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { findUserById } from '../accounts/service';
-import { isMatchOver } from '../matches/reads';
+import { isMatchOver } from '../matches';
 import { loadMatch } from '../matches/service';
-import { chatBlocked } from '../moderation/sanctions';
+import { chatBlocked } from '../moderation';
 import { MatrixAdmin, MatrixCallError, type SentEvent, type Transport } from './matrix-admin';
 import { chatAccounts, chatRooms } from './schema';
+
+// A product ban's chat consequences, for the moderation module (moderation.ts imports this file
+// back and uses it only inside functions).
+export { followProductBan } from './moderation';
 
 export interface ChatService {
   admin: MatrixAdmin;

@@ -29,16 +29,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
+import { isLoopbackAddress } from '../../lib/outbound';
 import { sameSecret } from '../../lib/secrets';
 import { findUserById } from '../accounts/service';
 import { requireAdmin } from '../auth';
-import { providerOf } from '../gameservers/service';
-import { SimulatorProvider } from '../gameservers/simulator';
+import { providerOf, SimulatorProvider } from '../gameservers/service';
 import { listOutbox } from '../mail/service';
-import { rosterKey } from '../matches/presence';
-import { claimedIdPrefix, OPENID_NS } from '../steam/openid';
-import { devOpenIdUrl } from '../steam/routes';
-import { SimulatedVoiceServer } from '../voice/simulated';
+import { rosterKey } from '../matches';
+import { claimedIdPrefix, devOpenIdUrl, OPENID_NS } from '../steam';
+import { SimulatedVoiceServer } from '../voice';
 
 const escapeHtml = (s: string) =>
   s.replace(
@@ -57,12 +56,6 @@ h1{font-size:20px}a{color:#90caf9}.msg{border:1px solid #333;border-radius:8px;p
 input,button{font-size:16px;padding:8px;border-radius:6px;border:1px solid #555;background:#2a2a2a;color:#eee}
 button{background:#1976d2;border-color:#1976d2;cursor:pointer}
 </style></head><body>${body}</body></html>`;
-
-/** 127.0.0.0/8, ::1 and their IPv4-mapped form. */
-export function isLoopbackAddress(ip: string): boolean {
-  const v4 = ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : ip;
-  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
 
 /**
  * The client's own address (request.ip honours X-Forwarded-For only from TRUST_PROXY peers) on

@@ -30,8 +30,8 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField } from '../../jobs';
 import { findUserById, findUsersByIds, updateUser } from '../accounts/service';
-import { activeMatchPlayers } from '../matches/reads';
-import { recordAudit } from '../moderation/audit';
+import { activeMatchPlayers } from '../matches';
+import { recordAudit } from '../moderation';
 import { dropAwards, dropEngine, drops } from './schema';
 
 /**

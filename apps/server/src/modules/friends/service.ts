@@ -13,7 +13,7 @@ import type { AppContext } from '../../context';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { userRoom } from '../../realtime/hub';
 import { findUserById, findUsersByIds, socialUsers, type UserRow } from '../accounts/service';
-import { refuseBanned } from '../moderation/sanctions';
+import { refuseBanned } from '../moderation';
 
 import { friendRequests } from './schema';
 

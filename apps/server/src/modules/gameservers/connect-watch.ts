@@ -11,10 +11,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
-import { beforeLive, matchStateOf } from '../matches/lifecycle';
-import { waitsForPlayers } from '../matches/presence';
-import { loadMatch } from '../matches/service';
-import { armConnectDeadline, recordPresence } from '../matches/substitutes';
+import { beforeLive, matchStateOf, waitsForPlayers } from '../matches';
+import { armConnectDeadline, loadMatch, recordPresence } from '../matches/service';
 import type { GameServerProvider } from './provider';
 import { providerOf } from './service';
 

@@ -24,7 +24,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, inTransaction, logOf } from '../../jobs';
 import { unprocessable } from '../../lib/errors';
-import { trackRoundPresence } from '../matches/leavers';
+import { toStats } from '../matches';
 import { matchEvents, matches, matchRounds } from '../matches/schema';
 import {
   applyRound,
@@ -33,8 +33,8 @@ import {
   lockedMatchOr404,
   markLive,
   matchRoom,
+  trackRoundPresence,
 } from '../matches/service';
-import { toStats } from '../matches/state';
 import { isGameMatchIdOf, leaseOfMatch } from './leases';
 import { HANDLED_EVENTS, matchzyEnvelopeSchema, matchzyEventSchema } from './matchzy';
 import { matchzyReleaseJob } from './matchzy-provider';

@@ -7,10 +7,10 @@ import { jobs } from '../../jobs/schema';
 import { matchPlayers, matchRounds } from '../matches/schema';
 import { banJob, pickJob, staleJob } from '../matches/service';
 import { queueState } from '../queue/service';
+import { allocateJob } from './allocation';
 import { SERIES_END_TAIL_MS } from './ingest';
 import { leaseOfMatch } from './leases';
 import { MatchzyProvider, matchzyLoadJob, parseGet5Status } from './matchzy-provider';
-import { allocateJob } from './routes';
 import { setProvider } from './service';
 import { FakeMatchzyServer, type TeamNo } from './testing/fake-matchzy';
 

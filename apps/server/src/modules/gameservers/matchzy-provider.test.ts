@@ -16,10 +16,10 @@ import { inTransaction } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { matchPlayers } from '../matches/schema';
 import { banJob, cancelMatch, pickJob, staleJob } from '../matches/service';
+import { allocateJob } from './allocation';
 import { SERIES_END_TAIL_MS } from './ingest';
 import { bookServer, leaseOfMatch, releaseLease } from './leases';
 import { MatchzyProvider, matchzyLoadJob } from './matchzy-provider';
-import { allocateJob } from './routes';
 import { providerOf, setProvider } from './service';
 import { FakeMatchzyServer } from './testing/fake-matchzy';
 

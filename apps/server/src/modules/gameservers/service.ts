@@ -1,9 +1,15 @@
-// The game-servers module's entry for other modules: the provider of this app and its state type.
-// The plugin (`gameserversModule`: routes, jobs, the `match.ended` listener) is in routes.ts.
+// The game-servers module's entry for other modules: the provider of this app and its state type,
+// the allocation of a match's server (the matches module arms `allocateJob`, the admin's move runs
+// `allocateServer`), and the providers' classes. The plugin (`gameserversModule`: routes, jobs, the
+// `match.ended` listener) is in routes.ts.
 import type { AppContext } from '../../context';
 import { MatchzyProvider } from './matchzy-provider';
 import type { GameServerProvider } from './provider';
 import { SimulatorProvider } from './simulator';
+
+export { allocateJob, allocateServer } from './allocation';
+export { GameServerUnavailableError } from './matchzy-provider';
+export { SimulatorProvider };
 
 /** The game-servers module's per-app state (`ctx.state.gameservers`). */
 export interface GameserversModuleState {

@@ -17,7 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { requireAdmin, requireAuth } from '../auth';
-import { predictedOutcomes } from '../matches/predictions';
+import { predictedOutcomes } from '../matches';
 import { queueCount } from '../queue/service';
 import { calibrationOf } from './calibration';
 import { DAY_MS, estimateFill } from './eta';

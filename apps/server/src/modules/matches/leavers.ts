@@ -16,7 +16,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { badRequest, conflict, forbidden } from '../../lib/errors';
-import { recordOffence } from '../queue/cooldowns';
+import { recordOffence } from '../queue';
 import { matchStateOf } from './lifecycle';
 import { ABSENT_KEY, presenceOf, rosterKey, SUB_REQUEST_KEY } from './presence';
 import { matchEvents, matchPlayers } from './schema';

@@ -29,8 +29,7 @@ import {
 import { users } from '../../db/schema';
 import { jobs } from '../../jobs/schema';
 import type { GameServerProvider } from '../gameservers/provider';
-import { allocateJob } from '../gameservers/routes';
-import { setProvider } from '../gameservers/service';
+import { allocateJob, setProvider } from '../gameservers/service';
 import { SimulatorProvider, simJob } from '../gameservers/simulator';
 import { queueEntries } from '../queue/schema';
 import { acceptJob } from '../queue/service';

@@ -35,7 +35,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { countCall } from '../accounts/rate-limit';
+import { countCall } from '../accounts';
 import {
   adjustElo,
   findUserById,
@@ -43,8 +43,8 @@ import {
   findUsersByIds,
   ranksOfUsers,
 } from '../accounts/service';
-import { allocateJob } from '../gameservers/routes';
-import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating/elo';
+import { allocateJob } from '../gameservers/service';
+import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating';
 import { openVoiceChannels, voiceStateOf } from '../voice';
 import { fairestPick } from './fairness';
 import {
@@ -62,11 +62,11 @@ import { banTurn, chooseCaptains, DEFAULT_MAP_POOL, otherTeam, pickTurn, remaini
 import { maps, matches, matchPlayers, matchRounds, type RoundPlayerStats } from './schema';
 import { buildState, isRostered, type MatchRow, type PlayerRow, toPlayer, toStats } from './state';
 
-// What other modules read of a match's state (voice channels follow a live match).
-export { matchStateOf } from './lifecycle';
-export { reliabilityOf } from './reliability';
-export { isRostered, type MatchRow } from './state';
-export { recentResults } from './stats';
+// What the game servers (connect watch, MatchZy ingest, simulator) and the admin's match tools call
+// of the substitutes and leavers, who are part of the match's rules. Those files import this one
+// back and use it only inside functions, so the cycle is safe.
+export { trackRoundPresence } from './leavers';
+export { armConnectDeadline, everyoneOnServer, recordPresence, replaceRosterPlayer } from './substitutes';
 
 /** Whether the match is live now (active, on its game server, playing). */
 export async function isMatchLive(db: Db, matchId: string): Promise<boolean> {

@@ -23,8 +23,8 @@ import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { type AppError, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUserById } from '../accounts/service';
 import { inArenaIds } from '../arena/service';
-import { activeSanction } from '../moderation/sanctions';
-import { activeCooldown, recordOffence } from '../queue/cooldowns';
+import { activeSanction } from '../moderation';
+import { activeCooldown, recordOffence } from '../queue';
 import { freeQueuedUserIds, isQueued, takeFromQueue } from '../queue/service';
 import { inMatchStates, matchStateOf } from './lifecycle';
 import {

@@ -11,10 +11,10 @@ import { matchStatuses } from '@openpug/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context';
+import { isLoopbackAddress } from '../../lib/outbound';
 import { sameSecret } from '../../lib/secrets';
 import { bearerToken } from '../auth';
-import { isLoopbackAddress } from '../dev/routes';
-import { countMatchesByStatus } from '../matches/reads';
+import { countMatchesByStatus } from '../matches';
 import { queueCount } from '../queue/service';
 import { attachMetrics, createMetrics } from './registry';
 

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { BlockedAddressError, type OutboundAnswer, postToUserUrl } from '../../lib/outbound';
 import { findUsersByIds } from '../accounts/service';
-import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify/deliver';
+import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify';
 import { pushSubscriptions, vapidKeyPair } from './schema';
 
 export interface VapidKeys {

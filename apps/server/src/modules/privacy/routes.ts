@@ -11,8 +11,7 @@ import {
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { rateLimiter } from '../accounts/rate-limit';
-import { currentUser } from '../accounts/session';
+import { currentUser, rateLimiter } from '../accounts';
 import { requireAuth } from '../auth';
 import { deleteAccount, exportData, privacyStatus } from './service';
 

@@ -49,11 +49,11 @@ import { outbox } from '../mail/schema';
 import { matches, matchPlayers } from '../matches/schema';
 import { findLiveMatchId } from '../matches/service';
 import { pushSubscriptions } from '../mobile/schema';
-import { activeSanction } from '../moderation/sanctions';
+import { activeSanction } from '../moderation';
 import { sanctions } from '../moderation/schema';
 import { queueCooldowns, queueEntries } from '../queue/schema';
 import { queueAlerts } from '../queue-alerts/schema';
-import { verifySteamTicket } from '../steam/ticket';
+import { verifySteamTicket } from '../steam';
 import { deletionMail } from './mails';
 
 declare module '../../events' {

@@ -34,7 +34,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/e
 import { findUsersByIds, type UserRow } from '../accounts/service';
 import { recordMatchStart, recordQueueCount } from '../insights/service';
 import { createMatch, findLiveMatchId, inLiveMatchAmong } from '../matches/service';
-import { bannedAmong } from '../moderation/sanctions';
+import { bannedAmong } from '../moderation';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
 import { activeCooldown, coolingDownAmong, recordOffence } from './cooldowns';
 import { acceptPhases, type QueueVia, queueEntries } from './schema';

@@ -21,9 +21,9 @@ import type { AppContext } from '../../context';
 import { inTransaction } from '../../jobs';
 import { users } from '../accounts/schema';
 import { findUserById } from '../accounts/service';
+import { recentResults } from '../matches';
 import { matches, matchPlayers, matchRounds } from '../matches/schema';
-import { recentResults } from '../matches/stats';
-import { recordAudit } from '../moderation/audit';
+import { recordAudit } from '../moderation';
 import { seasons, seasonTexts } from './schema';
 
 export type { RankingModuleState } from './leaderboard';

@@ -36,8 +36,8 @@ import { inTransaction, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
 import { matchIdOfChatRoom } from '../chat/service';
-import { lastFinishedMatchesOf, playedTogether } from '../matches/reads';
-import { recordAudit } from '../moderation/audit';
+import { lastFinishedMatchesOf, playedTogether } from '../matches';
+import { recordAudit } from '../moderation';
 import { insertSanction, sanctionsOf } from '../moderation/service';
 import { reports } from './schema';
 

@@ -8,11 +8,16 @@
  * claimed id under the provider's `…/id/` prefix holding a SteamID64, the signed field list and
  * a fresh, not yet seen nonce.
  */
+import type { Config } from '../../config';
+
 export const OPENID_NS = 'http://specs.openid.net/auth/2.0';
 const IDENTIFIER_SELECT = 'http://specs.openid.net/auth/2.0/identifier_select';
 export const NONCE_MAX_AGE_MS = 5 * 60_000;
 
 export class OpenIdError extends Error {}
+
+/** The dev tools' stand-in for Steam's OpenID provider (DEV_TOOLS, modules/dev/routes.ts). */
+export const devOpenIdUrl = (config: Config) => `${config.PUBLIC_URL}/api/dev/openid/login`;
 
 /** Steam: https://steamcommunity.com/openid/login → claimed ids https://steamcommunity.com/openid/id/<id64>. */
 export const claimedIdPrefix = (providerUrl: string) => `${providerUrl.replace(/\/login\/?$/, '')}/id/`;

@@ -28,7 +28,7 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { badRequest, conflict } from '../../lib/errors';
-import { rateLimiter } from '../accounts/rate-limit';
+import { currentUser, rateLimiter, sessionResponse } from '../accounts';
 import {
   createUser,
   findUserBySteamId,
@@ -38,15 +38,13 @@ import {
   type UserRow,
   updateUser,
 } from '../accounts/service';
-import { currentUser, sessionResponse } from '../accounts/session';
 import { requireAuth } from '../auth';
-import { authRedirectUrl, NONCE_MAX_AGE_MS, OpenIdError, verifyAssertion } from './openid';
+import { authRedirectUrl, devOpenIdUrl, NONCE_MAX_AGE_MS, OpenIdError, verifyAssertion } from './openid';
 import { openidNonces } from './schema';
 import { csgoIdOf, steamUrlOf } from './steamid';
 import { signSteamTicket, verifySteamTicket } from './ticket';
 
 export const STEAM_OPENID_DEFAULT = 'https://steamcommunity.com/openid/login';
-export const devOpenIdUrl = (config: Config) => `${config.PUBLIC_URL}/api/dev/openid/login`;
 
 /** The OpenID provider in use. */
 export function steamProviderUrl(config: Config): string {

@@ -19,15 +19,8 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { findUsersByIds } from '../accounts/service';
-import {
-  isMatchLive,
-  isRostered,
-  liveMatchIds,
-  loadMatch,
-  type MatchRow,
-  matchStateOf,
-  publishState,
-} from '../matches/service';
+import { isRostered, type MatchRow, matchStateOf } from '../matches';
+import { isMatchLive, liveMatchIds, loadMatch, publishState } from '../matches/service';
 import { voiceChannels } from './schema';
 import { VoiceChannelMissingError, VoiceChannelNameInUseError, type VoiceClientPlace } from './types';
 

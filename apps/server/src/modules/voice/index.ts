@@ -15,6 +15,7 @@ import { SimulatedVoiceServer } from './simulated';
 import type { VoiceServer } from './types';
 
 export { openVoiceChannels, voiceStateOf } from './channels';
+export { SimulatedVoiceServer } from './simulated';
 export { VoiceIdentityNotConnectedError, type VoiceServer } from './types';
 
 /** The voice module's per-app state (`ctx.state.voice`). */

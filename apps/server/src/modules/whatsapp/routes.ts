@@ -29,10 +29,10 @@ import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { verificationCodes } from '../../lib/verification-code';
+import { currentUser } from '../accounts';
 import { updateUser } from '../accounts/service';
-import { currentUser } from '../accounts/session';
 import { requireAuth } from '../auth';
-import { localeOfRow, notifyTexts } from '../notify/deliver';
+import { localeOfRow, notifyTexts } from '../notify';
 import { whatsAppCodes } from './schema';
 import {
   clearWhatsAppDelivery,
