@@ -5,7 +5,7 @@
  */
 import type { UserStatus } from '@openpug/shared';
 import relativeTimePlugin from 'dayjs/plugin/relativeTime';
-import { dayjs } from '../features/locale/dayjs';
+import { dayjs } from '../features/dates';
 
 dayjs.extend(relativeTimePlugin);
 

@@ -5,7 +5,7 @@
 import { Suspense } from 'react';
 import { useOnceTrue } from '../../app/layout/useOnceTrue';
 import { lazyFeature } from '../../app/lazyFeature';
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import { useVoiceLinkDialog } from './voiceLinkState';
 
 const NameDialog = lazyFeature(() => import('./NameDialog').then((m) => m.NameDialog));

@@ -13,8 +13,8 @@ import Typography from '@mui/material/Typography';
 import { type Profile, userNameSchema } from '@openpug/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
-import { updateSessionUser } from '../session/store';
+import { api } from '../api';
+import { updateSessionUser } from '../session';
 
 export function NameDialog() {
   const { t } = useTranslation();

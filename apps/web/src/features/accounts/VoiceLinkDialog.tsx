@@ -20,9 +20,9 @@ import { VOICE_LINK_CODE_LENGTH, VOICE_USER_LIST_REFRESH_MS, type VoiceIdentity 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
-import { setLoading, setSuccessMessage } from '../app-state/store';
-import { updateSessionUser, useSession } from '../session/store';
+import { api } from '../api';
+import { setLoading, setSuccessMessage } from '../app-state';
+import { updateSessionUser, useSession } from '../session';
 import { CodeInput, codeInputKey } from './CodeInput';
 import { linkedVoiceText, unlinkVoice } from './voiceLink';
 import { closeVoiceLinkDialog, useVoiceLinkDialog } from './voiceLinkState';

@@ -14,10 +14,9 @@
  *   module sends `logout` and disconnects.
  */
 import type { MatchResultPayload, ProfilePatchEvent, SessionResponse, TokenResponse } from '@openpug/shared';
-import { api, type RequestOptions } from '../api/client';
-import { queryClient } from '../api/queryClient';
-import { setLoading } from '../app-state/store';
-import { type SessionUser, saveSession, updateSessionUser, useSession } from '../session/store';
+import { api, queryClient, type RequestOptions } from '../api';
+import { setLoading } from '../app-state';
+import { type SessionUser, saveSession, updateSessionUser, useSession } from '../session';
 import { onServerEvents, useSocketState } from '../socket';
 
 /** Where a logged-out user is sent (the login screen). */

@@ -9,10 +9,9 @@ import {
   STEAM_MESSAGE_TYPE,
   steamPopupMessageSchema,
 } from '@openpug/shared';
-import { api } from '../api/client';
-import { setErrorMessage, setLoading } from '../app-state/store';
-import { openGameLoginPopup } from '../session/gameLogin';
-import { updateSessionUser } from '../session/store';
+import { api } from '../api';
+import { setErrorMessage, setLoading } from '../app-state';
+import { openGameLoginPopup, updateSessionUser } from '../session';
 import { requestSession } from './sessionRules';
 
 export class SteamPopupError extends Error {

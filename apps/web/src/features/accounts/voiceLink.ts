@@ -1,8 +1,8 @@
 import { RELOAD_AFTER_VOICE_UNLINK_MS } from '@openpug/shared';
 import type { TFunction } from 'i18next';
-import { api } from '../api/client';
-import { setLoading, setSuccessMessage } from '../app-state/store';
-import { updateSessionUser } from '../session/store';
+import { api } from '../api';
+import { setLoading, setSuccessMessage } from '../app-state';
+import { updateSessionUser } from '../session';
 
 /** A TeamSpeak uid ("0Tt/ugf09…=", 28 characters) shortened for reading: its first 8 characters. */
 export const shortVoiceId = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);

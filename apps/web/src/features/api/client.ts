@@ -8,9 +8,9 @@
  *   `{errors:{msg}}` (or the body) is pushed to the error dialog; no response at all becomes
  *   SERVER_TIMEOUT_CONNECTION_ERROR. The promise then rejects with an `ApiError`.
  */
-import { setErrorMessage, setLoading } from '../app-state/store';
-import { storedLocale } from '../locale/storage';
-import { endRevokedSession, useSession } from '../session/store';
+import { setErrorMessage, setLoading } from '../app-state';
+import { storedLocale } from '../locale';
+import { endRevokedSession, useSession } from '../session';
 
 export const API_BASE = '/api';
 

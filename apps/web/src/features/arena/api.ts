@@ -1,6 +1,6 @@
 import type { ArenaList } from '@openpug/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { api } from '../api';
 
 /** How often the list asks again (the server polls the arena servers every ARENA_POLL_MS). */
 export const ARENA_REFRESH_MS = 15_000;

@@ -19,7 +19,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LogoMark } from '../../ui/Logo';
-import { dayjs } from '../locale/dayjs';
+import { dayjs } from '../dates';
 import styles from './Chat.module.css';
 import { Composer } from './Composer';
 import { getClient, loadRoom, roomDisplayName } from './engine';

@@ -7,7 +7,7 @@
 import { type MatrixSession, matrixSessionSchema } from '@openpug/shared';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import { ChatLauncher, ChatWindow } from './ChatWindow';
 import { rejectsCredentials, renewChatCredentials, startChat, stopChat } from './engine';
 import { launcherRoom } from './rules';

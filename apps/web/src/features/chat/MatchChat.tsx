@@ -7,7 +7,7 @@ import { matchRoomAliasLocalpart } from '@openpug/shared';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadChunk } from '../../app/chunkRecovery';
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import styles from './Chat.module.css';
 
 /**

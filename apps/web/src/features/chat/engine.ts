@@ -25,9 +25,9 @@ import {
   RoomMemberEvent,
   SyncState,
 } from 'matrix-js-sdk';
-import { playSound } from '../accounts/sounds';
-import { api } from '../api/client';
-import { saveSession, useSession } from '../session/store';
+import { playSound } from '../accounts';
+import { api } from '../api';
+import { saveSession, useSession } from '../session';
 import {
   CHAT,
   isDirectRoomCreator,

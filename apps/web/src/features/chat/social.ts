@@ -7,7 +7,7 @@
 import { directRoomAliasLocalpart, GLOBAL_ROOM_ALIAS_LOCALPART } from '@openpug/shared';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import { openChatWindow, useChat } from './store';
 
 /** Unread messages in the global room (0 until the chat has synced). */

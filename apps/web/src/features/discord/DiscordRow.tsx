@@ -13,11 +13,11 @@ import type { DiscordLinkCode, DiscordStatus } from '@openpug/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LinkedAccountRow } from '../accounts/LinkedAccountRow';
+import { LinkedAccountRow } from '../accounts';
 import { api } from '../api';
-import { setSuccessMessage } from '../app-state/store';
-import { dayjs } from '../locale/dayjs';
-import { updateSessionUser, useSession } from '../session/store';
+import { setSuccessMessage } from '../app-state';
+import { dayjs } from '../dates';
+import { updateSessionUser, useSession } from '../session';
 import { DiscordGlyph } from './icons';
 
 export function DiscordRow() {

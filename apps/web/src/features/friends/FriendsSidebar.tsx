@@ -28,7 +28,7 @@ import { tokens } from '../../ui/tokens';
 import { UserAvatar } from '../../ui/UserAvatar';
 import { eloOf } from '../../ui/UserCard';
 import { visuallyHidden } from '../../ui/visuallyHidden';
-import { useGlobalChatUnread, useOpenDirectChat, useOpenGlobalChat } from '../chat/social';
+import { useGlobalChatUnread, useOpenDirectChat, useOpenGlobalChat } from '../chat';
 import { answerFriendRequest, cancelFriendRequest, removeFriend } from './actions';
 import { filterByName, groupFriends } from './state';
 import { useFriendsStore } from './store';

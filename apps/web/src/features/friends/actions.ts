@@ -11,9 +11,9 @@ import {
 } from '@openpug/shared';
 import { useMemo } from 'react';
 import { i18n } from '../../i18n';
-import { api } from '../api/client';
-import { setSuccessMessage } from '../app-state/store';
-import { useSession } from '../session/store';
+import { api } from '../api';
+import { setSuccessMessage } from '../app-state';
+import { useSession } from '../session';
 import { type Relation, relationTo } from './state';
 import { dispatchFriends, useFriendsStore } from './store';
 

@@ -5,8 +5,8 @@
  * first mounted friends sidebar; it follows the session and the socket by itself.
  */
 import type { Friend, FriendRequestsResponse, FriendsResponse, UserCard } from '@openpug/shared';
-import { api } from '../api/client';
-import { useSession } from '../session/store';
+import { api } from '../api';
+import { useSession } from '../session';
 import {
   type AppSocket,
   emitWithAck,

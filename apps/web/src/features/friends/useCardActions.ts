@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { CardActions, CardRelation } from '../../ui/UserCard';
-import { useOpenDirectChat } from '../chat/social';
-import { useSession } from '../session/store';
+import { useOpenDirectChat } from '../chat';
+import { useSession } from '../session';
 import {
   answerFriendRequest,
   cancelFriendRequest,

@@ -1,6 +1,6 @@
 import type { Calibration, QueueEta, StartsHeatmap } from '@openpug/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { api } from '../api';
 
 /** GET /api/queue/eta for the queue count shown (a new count asks again). */
 export function useQueueEta(count: number, enabled: boolean) {

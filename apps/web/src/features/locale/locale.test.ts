@@ -37,7 +37,7 @@ describe('locale at start-up and on change', () => {
   });
 
   it('moves dayjs along with the language', async () => {
-    const { dayjs } = await import('./dayjs');
+    const { dayjs } = await import('../dates');
     await setLocale('de');
     expect(dayjs.locale()).toBe('de');
     await setLocale('en');

@@ -1,7 +1,7 @@
 /**
  * The chosen interface language. Changing it switches the translations and remembers the choice
  * under `locale`. Modules that depend on the language follow i18n's `languageChanged` event, so
- * they load only when used: dayjs (./dayjs) and the server-data cache (api/queryClient), which
+ * they load only when used: dayjs (features/dates) and the server-data cache (api/queryClient), which
  * drops its data because the server localises some of it.
  */
 import type { Locale } from '@openpug/shared';

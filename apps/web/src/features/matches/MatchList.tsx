@@ -13,7 +13,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../api';
-import { dayjs } from '../locale/dayjs';
+import { dayjs } from '../dates';
 import { MapArt } from './MapArt';
 
 const TEAM_ONE = '#4da3ff';

@@ -5,7 +5,7 @@
  */
 import { type MatchState, type ServerToClientEvents, SOCKET_PATH } from '@openpug/shared';
 import { type Dispatch, type SetStateAction, useEffect, useState } from 'react';
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import {
   type AppSocket,
   emitWithAck,

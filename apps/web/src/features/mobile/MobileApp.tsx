@@ -16,13 +16,19 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useSecondsLeft } from '../../ui/Timer';
-import { completeLogin } from '../accounts/sessionRules';
+import { completeLogin } from '../accounts';
 import { api } from '../api';
-import { restoreQueue, sendQueue } from '../queue/actions';
-import { CooldownNotice, useRunningCooldown } from '../queue/CooldownNotice';
-import { useQueueSocketEvents } from '../queue/events';
-import { hasAccepted, readyCount, useQueue } from '../queue/state';
-import { useSession } from '../session/store';
+import {
+  CooldownNotice,
+  hasAccepted,
+  readyCount,
+  restoreQueue,
+  sendQueue,
+  useQueue,
+  useQueueSocketEvents,
+  useRunningCooldown,
+} from '../queue';
+import { useSession } from '../session';
 import { useSocketState } from '../socket';
 import { currentPushState, enablePush, type PushState, registerServiceWorker } from './push';
 

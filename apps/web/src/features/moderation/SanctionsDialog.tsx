@@ -20,7 +20,7 @@ import type { Sanction, SanctionKind, SanctionList } from '@openpug/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { api } from '../api';
 import { setSuccessMessage } from '../app-state';
 import { DurationFields } from './DurationFields';
 import { type DurationUnit, durationMinutes, formatDateTime } from './rules';

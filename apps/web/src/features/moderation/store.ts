@@ -6,8 +6,8 @@ import type { ActiveSanction, ModerationState } from '@openpug/shared';
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import { useNow } from '../../ui/useNow';
-import { api } from '../api/client';
-import { useSession } from '../session/store';
+import { api } from '../api';
+import { useSession } from '../session';
 import { useSocketEvent, useSocketState } from '../socket';
 import { runningOf } from './rules';
 

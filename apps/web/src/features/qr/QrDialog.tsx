@@ -16,7 +16,7 @@ import { type MobileLink, QR_CODE_SIZE_PX } from '@openpug/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api';
-import { useSession } from '../session/store';
+import { useSession } from '../session';
 import { closeQrDialog, useQrDialog } from './state';
 
 const QR_SIZE = QR_CODE_SIZE_PX;

@@ -7,8 +7,8 @@ import { type AdminHelpPayload, DEFAULT_SOUND } from '@openpug/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { playSound } from '../accounts/sounds';
-import { useSession } from '../session/store';
+import { playSound } from '../accounts';
+import { useSession } from '../session';
 import { useSocketEvent } from '../socket';
 
 export function AdminHelpToasts() {

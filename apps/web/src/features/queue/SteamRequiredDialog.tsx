@@ -12,9 +12,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SteamLogo } from '../accounts/SteamButton';
-import { reportSteamPopupError, steamLink } from '../accounts/steamPopup';
-import { setSuccessMessage } from '../app-state/store';
+import { reportSteamPopupError, SteamLogo, steamLink } from '../accounts';
+import { setSuccessMessage } from '../app-state';
 import { sendQueue } from './actions';
 import { dispatchQueue, useQueue } from './state';
 

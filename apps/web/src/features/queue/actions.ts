@@ -1,9 +1,9 @@
 /** Queue calls and the server events that drive the widget (docs/contract.md §4 "Queue and match"). */
 import type { QueueAck, QueueMessage, QueueState } from '@openpug/shared';
-import { openVoiceLinkDialog } from '../accounts/voiceLinkState';
+import { openVoiceLinkDialog } from '../accounts';
 import { api } from '../api';
-import { setErrorMessage } from '../app-state/store';
-import { updateSessionUser, useSession } from '../session/store';
+import { setErrorMessage } from '../app-state';
+import { updateSessionUser, useSession } from '../session';
 import { emitWithAck, getSocket, SocketRefusal } from '../socket';
 import { dispatchQueue } from './state';
 

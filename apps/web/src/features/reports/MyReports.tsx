@@ -13,8 +13,8 @@ import type { MyReport, MyReports as MyReportsData } from '@openpug/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../api/client';
-import { formatDateTime } from '../moderation/rules';
+import { api } from '../api';
+import { formatDateTime } from '../moderation';
 import { MY_REPORTS_KEY } from './ReportDialog';
 import { outcomeKey } from './rules';
 

@@ -24,7 +24,7 @@ import { MAX_REPORT_TEXT_LENGTH, type ReportCategory, reportCategories } from '@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { api } from '../api';
 import { setSuccessMessage } from '../app-state';
 import { reportBody } from './rules';
 

@@ -10,7 +10,7 @@ import {
   type ReportCreateInput,
   type ReportResolve,
 } from '@openpug/shared';
-import { type DurationUnit, durationMinutes } from '../moderation/rules';
+import { type DurationUnit, durationMinutes } from '../moderation';
 
 export interface ReportForm {
   reportedId: string;

@@ -6,7 +6,7 @@
  */
 import type { ClientEventPayload, FeatureEvent, SocketReply } from '@openpug/shared';
 import type { Socket } from 'socket.io-client';
-import { setErrorMessage } from '../app-state/store';
+import { setErrorMessage } from '../app-state';
 import { type AppSocket, countOwedAck, whenReady } from './socket';
 
 export class SocketRefusal extends Error {

@@ -12,7 +12,7 @@
 import { type ClientToServerEvents, type ServerToClientEvents, SOCKET_PATH } from '@openpug/shared';
 import type { Socket } from 'socket.io-client';
 import { create } from 'zustand';
-import { endRevokedSession, useSession } from '../session/store';
+import { endRevokedSession, useSession } from '../session';
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 

@@ -15,10 +15,10 @@ import { linkWhatsAppBodySchema, type WhatsAppStatus } from '@openpug/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LinkedAccountRow } from '../accounts/LinkedAccountRow';
+import { LinkedAccountRow } from '../accounts';
 import { api } from '../api';
-import { setLoading, setSuccessMessage } from '../app-state/store';
-import { updateSessionUser, useSession } from '../session/store';
+import { setLoading, setSuccessMessage } from '../app-state';
+import { updateSessionUser, useSession } from '../session';
 import { WhatsAppGlyph } from './icons';
 
 /** An input with its buttons: side by side from the sm width, stacked on phones. */

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api } from '../../features/api/client';
-import { dayjs } from '../../features/locale/dayjs';
+import { dayjs } from '../../features/dates';
 import { ScreenSection } from '../../ui/ScreenSection';
 
 const KIND_COLOR = { ace: '#ffb300', '4k': '#42a5f5', clutch: '#ab47bc' } as const;
