@@ -18,6 +18,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { jobs } from '../../jobs/schema';
 import { users } from '../accounts/schema';
 import { chat, ensureBot, joinMatchRoom, matrixIdOfUser } from '../chat/service';
 import { GameServerUnavailableError } from '../gameservers/matchzy-provider';
@@ -25,6 +26,7 @@ import type { AllocateRequest, GameServerProvider, RosterPlayer } from '../games
 import { setProvider } from '../gameservers/service';
 import { NO_SHOW_KEY } from '../matches/presence';
 import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/schema';
+import { liveJob } from '../matches/service';
 import { auditLog } from '../moderation/schema';
 import { queueEntries } from '../queue/schema';
 
@@ -358,6 +360,9 @@ describe('move a match', () => {
     await t.app.ctx.db
       .insert(matchEvents)
       .values({ matchId: id, eventKey: `${NO_SHOW_KEY}${ps[9].id}`, receivedAt: clock.now() });
+    // The old server's live deadline ended when the game went live.
+    const liveRow = { id: liveJob.id({ matchId: id }), kind: liveJob.kind, key: id };
+    await t.app.ctx.db.insert(jobs).values({ ...liveRow, dueAt: clock.now(), firedAt: clock.now() });
     const watcher = await connectSocket(t.url, (await players(1))[0].token);
     sockets.push(watcher);
     const closed: unknown[] = [];
@@ -371,6 +376,12 @@ describe('move a match', () => {
     expect(res.json().server).toEqual({ gotv: `10.0.0.${n}:27020` });
     expect(calls.vacate).toContain(id);
     expect(calls.allocate.at(-1)).toMatchObject({ matchId: id, exclude: `10.0.0.${n - 1}:27015` });
+    // The new server's live deadline starts over: pending, MATCH_LIVE_TIMEOUT_MS from the move.
+    const [live] = await t.app.ctx.db.select().from(jobs).where(eq(jobs.id, liveRow.id));
+    expect(live).toMatchObject({
+      dueAt: clock.now() + t.app.ctx.config.MATCH_LIVE_TIMEOUT_MS,
+      firedAt: null,
+    });
     const row = await matchRow(id);
     expect([row.liveAt, row.round, row.serverSecret === 'old-secret']).toEqual([null, 0, false]);
     expect(await t.app.ctx.db.select().from(matchRounds).where(eq(matchRounds.matchId, id))).toEqual([]);

@@ -26,7 +26,6 @@ import { matchEvents, matches, matchPlayers, matchRounds } from '../matches/sche
 import {
   findLiveMatchId,
   finishMatch,
-  liveJob,
   lockedMatchOr404,
   publishState,
   replaceRosterPlayer,
@@ -113,14 +112,7 @@ export function moveMatch(ctx: AppContext, matchId: string, actorId: string, rea
       if (err instanceof GameServerUnavailableError) throw conflict('NO_FREE_SERVER');
       throw err;
     }
-    if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-      await ctx.jobs.reschedule(
-        tx,
-        after,
-        liveJob,
-        { matchId },
-        ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
-      );
+    // The new server's live deadline starts over: setServer's armLiveDeadline effect.
     const [moved] = await tx.select().from(matches).where(eq(matches.id, matchId));
     for (const p of found.players.filter(isRostered))
       after.add(() =>

@@ -160,8 +160,10 @@ export async function runMatchEffects(
         await ctx.jobs.schedule(tx, after, allocateJob, { matchId }, ctx.clock.now());
         break;
       case 'armLiveDeadline':
+        // reschedule, not schedule: after an admin's move the match's `match.live` row is there,
+        // ended by dropDeadlines, and the deadline starts over on the new server.
         if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-          await ctx.jobs.schedule(
+          await ctx.jobs.reschedule(
             tx,
             after,
             liveJob,
