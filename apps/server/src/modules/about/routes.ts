@@ -4,33 +4,22 @@
  * the accept time and the version. PUT /api/about (admins, audited) replaces one language's texts.
  */
 import {
-  type AboutTexts,
   aboutQuerySchema,
   aboutSchema,
   aboutUpdateBodySchema,
   ELO_DEFAULT,
   type Locale,
 } from '@openpug/shared';
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { inTransaction } from '../../jobs';
 import { requestLocale } from '../accounts';
 import { requireAdmin } from '../auth';
-import { recordAudit } from '../moderation';
-import { aboutTexts } from './schema';
-
-const EMPTY: AboutTexts = { community: '', rules: '', contact: '' };
-
-async function textsOf(ctx: AppContext, locale: Locale): Promise<AboutTexts> {
-  const [row] = await ctx.db.select().from(aboutTexts).where(eq(aboutTexts.locale, locale));
-  return row ? { community: row.community, rules: row.rules, contact: row.contact } : EMPTY;
-}
+import { aboutTextsOf, saveAboutTexts } from './service';
 
 export function aboutModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const about = async (locale: Locale) => ({
-      texts: await textsOf(ctx, locale),
+      texts: await aboutTextsOf(ctx.db, locale),
       facts: {
         eloStart: ELO_DEFAULT,
         eloWin: ctx.config.ELO_WIN,
@@ -69,22 +58,7 @@ export function aboutModule(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { locale, ...texts } = request.body;
         const actorId = request.userId as string; // requireAdmin let only a signed-in admin through
-        const before = await textsOf(ctx, locale);
-        await inTransaction(ctx.db, async (tx) => {
-          const row = { ...texts, updatedAt: ctx.clock.now(), updatedBy: actorId };
-          await tx
-            .insert(aboutTexts)
-            .values({ locale, ...row })
-            .onConflictDoUpdate({ target: aboutTexts.locale, set: row });
-          await recordAudit(ctx, tx, {
-            actorId,
-            action: 'about.update',
-            targetType: 'page',
-            targetId: `about:${locale}`,
-            before,
-            after: texts,
-          });
-        });
+        await saveAboutTexts(ctx, locale, texts, actorId);
         return about(locale);
       },
     );

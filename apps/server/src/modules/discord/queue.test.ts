@@ -19,7 +19,7 @@ import {
 } from '../../../test/helpers';
 import { createSanction } from '../moderation/service';
 import { notificationsSettled } from '../notify/deliver';
-import { lastTabClosed } from '../queue/routes';
+import { lastTabClosed } from '../queue/disconnect';
 import { acceptPhases, queueEntries } from '../queue/schema';
 import { leaveQueue, queueState } from '../queue/service';
 import { onQueueInteraction, type QueueInteraction } from './bot';

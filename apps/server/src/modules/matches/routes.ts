@@ -6,7 +6,6 @@
 import {
   errorBodySchema,
   idSchema,
-  LIVE_MATCH_STATUSES,
   type MatchListQuery,
   matchListQuerySchema,
   matchStateSchema,
@@ -14,8 +13,6 @@ import {
   pagedSchema,
   userMatchSchema,
 } from '@openpug/shared';
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -23,8 +20,8 @@ import { logOf } from '../../jobs';
 import { batched } from '../../lib/batch';
 import { unauthorized } from '../../lib/errors';
 import { leaverJob, requestSubstitute } from './leavers';
+import { matchList, userMatchList } from './lists';
 import { presenceOf } from './presence';
-import { matches, matchPlayers } from './schema';
 import {
   banJob,
   banMap,
@@ -36,34 +33,7 @@ import {
   requestHelp,
   staleJob,
 } from './service';
-import { buildSummary, type PlayerRow } from './state';
 import { connectJob, offerRunningSlots, substituteJob, takeSubstituteSlot } from './substitutes';
-
-/** A match list's page of the query (`order` 1: oldest first). */
-function listPage<T extends PgSelect>(query: T, q: MatchListQuery) {
-  return query
-    .orderBy(q.order === 1 ? matches.createdAt : desc(matches.createdAt))
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit);
-}
-
-/** The list filter: `live` is every running status (playerveto, mapveto, active). */
-function statusFilter(status: MatchListQuery['status']): SQL | undefined {
-  if (status === 'live') return inArray(matches.status, [...LIVE_MATCH_STATUSES]);
-  return status ? eq(matches.status, status) : undefined;
-}
-
-async function playersOf(ctx: AppContext, ids: string[]): Promise<Map<string, PlayerRow[]>> {
-  const byMatch = new Map<string, PlayerRow[]>();
-  if (ids.length === 0) return byMatch;
-  const rows = await ctx.db.select().from(matchPlayers).where(inArray(matchPlayers.matchId, ids));
-  for (const r of rows) {
-    const list = byMatch.get(r.matchId) ?? [];
-    list.push(r);
-    byMatch.set(r.matchId, list);
-  }
-  return byMatch;
-}
 
 export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -163,64 +133,11 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: pagedSchema(matchSummarySchema) },
         },
       },
-      async (request) => {
-        const q = request.query;
-        const where = statusFilter(q.status);
-        const [{ total }] = await ctx.db.select({ total: count() }).from(matches).where(where);
-        const rows = await listPage(ctx.db.select().from(matches).where(where).$dynamic(), q);
-        const players = await playersOf(
-          ctx,
-          rows.map((r) => r.id),
-        );
-        return { docs: rows.map((m) => buildSummary(m, players.get(m.id) ?? [])), totalDocs: Number(total) };
-      },
+      async (request) => matchList(ctx.db, request.query),
     );
 
-    const userMatches = async (request: { params: { userId: string }; query: MatchListQuery }) => {
-      const q = request.query;
-      const where = and(eq(matchPlayers.userId, request.params.userId), statusFilter(q.status));
-      const [{ total }] = await ctx.db
-        .select({ total: count() })
-        .from(matchPlayers)
-        .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-        .where(where);
-      const rows = await listPage(
-        ctx.db
-          .select({ match: matches, player: matchPlayers })
-          .from(matchPlayers)
-          .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-          .where(where)
-          .$dynamic(),
-        q,
-      );
-      const players = await playersOf(
-        ctx,
-        rows.map((r) => r.match.id),
-      );
-      return {
-        docs: rows.map(({ match, player }) => ({
-          ...buildSummary(match, players.get(match.id) ?? []),
-          player: {
-            team: player.team,
-            // A leaver lost, whatever the score (docs/contract.md §4).
-            victory:
-              match.status !== 'finished'
-                ? null
-                : player.leftAt !== null
-                  ? false
-                  : match.winner !== 'draw' && match.winner !== null
-                    ? match.winner === player.team
-                    : null,
-            kills: player.kills,
-            deaths: player.deaths,
-            assists: player.assists,
-            eloBefore: player.eloBefore,
-            eloAfter: player.eloAfter,
-          },
-        })),
-        totalDocs: Number(total),
-      };
-    };
+    const userMatches = (request: { params: { userId: string }; query: MatchListQuery }) =>
+      userMatchList(ctx.db, request.params.userId, request.query);
     const userSchema = {
       tags: ['matches'],
       summary: "A player's matches, newest first",

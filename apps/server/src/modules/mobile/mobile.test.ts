@@ -22,8 +22,8 @@ import { pushSubscriptions } from '../../db/schema';
 import { withRetries } from '../notify/deliver';
 import { COUNT_BROADCAST_MS, joinQueue, leaveQueue } from '../queue/service';
 import { startFakePushService } from './fake-push';
+import { MOBILE_LINK_TTL_MS } from './links';
 import { loadVapidKeys, sendPush, vapidKeys, vapidSubject } from './push';
-import { MOBILE_LINK_TTL_MS } from './routes';
 import { vapidKeyPair } from './schema';
 
 const clock = manualClock();

@@ -8,12 +8,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GameFoundPush, Locale } from '@openpug/shared';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { BlockedAddressError, type OutboundAnswer, postToUserUrl } from '../../lib/outbound';
+import { conflict, unprocessable } from '../../lib/errors';
+import { BlockedAddressError, checkUserUrl, type OutboundAnswer, postToUserUrl } from '../../lib/outbound';
 import { findUsersByIds } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify';
 import { pushSubscriptions, vapidKeyPair } from './schema';
@@ -191,4 +192,48 @@ export async function hasPushSubscription(db: Db, userId: string): Promise<boole
     .where(eq(pushSubscriptions.userId, userId))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Stores the browser's push subscription for the player. A subscription belongs to the player who
+ * made it: the same endpoint from another account is refused with PUSH_ENDPOINT_TAKEN (the
+ * browser then makes a new subscription for its new player); an endpoint on no public https host
+ * with PUSH_ENDPOINT_NOT_PUBLIC (lib/outbound.ts).
+ */
+export async function storeSubscription(
+  ctx: AppContext,
+  userId: string,
+  endpoint: string,
+  keys: { p256dh: string; auth: string },
+): Promise<void> {
+  try {
+    checkUserUrl(endpoint, { allow: ctx.config.OUTBOUND_ALLOW });
+  } catch (err) {
+    if (err instanceof BlockedAddressError) throw unprocessable('PUSH_ENDPOINT_NOT_PUBLIC');
+    throw err;
+  }
+  const values = {
+    endpoint,
+    userId,
+    p256dh: keys.p256dh,
+    auth: keys.auth,
+    createdAt: new Date(ctx.clock.now()),
+  };
+  const stored = await ctx.db
+    .insert(pushSubscriptions)
+    .values(values)
+    .onConflictDoUpdate({
+      target: pushSubscriptions.endpoint,
+      set: values,
+      setWhere: eq(pushSubscriptions.userId, userId),
+    })
+    .returning({ endpoint: pushSubscriptions.endpoint });
+  if (stored.length === 0) throw conflict('PUSH_ENDPOINT_TAKEN');
+}
+
+/** Removes one of the player's subscriptions (someone else's endpoint is left alone). */
+export async function removeSubscription(ctx: AppContext, userId: string, endpoint: string): Promise<void> {
+  await ctx.db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, userId)));
 }

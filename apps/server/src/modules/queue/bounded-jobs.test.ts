@@ -18,7 +18,7 @@ import {
 } from '../../../test/helpers';
 import { FINISHED_JOB_RETENTION_MS } from '../../jobs';
 import { jobs as jobsTable } from '../../jobs/schema';
-import { lastTabClosed } from './routes';
+import { lastTabClosed } from './disconnect';
 import { joinQueue, queueCount, queueState } from './service';
 
 const STEP_MS = 30 * 60_000;

@@ -6,15 +6,11 @@
  * on (re)authentication, the current count and any running accept phase.
  */
 import { errorBodySchema, queueStateSchema } from '@openpug/shared';
-import { isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
-import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { batched } from '../../lib/batch';
 import { currentUserId, requireAuth } from '../auth';
-import { queueEntries } from './schema';
+import { disconnectJob, lastTabsClosed, restartDisconnectGraces } from './disconnect';
 import {
   acceptJob,
   declineQueue,
@@ -24,55 +20,6 @@ import {
   queueState,
   readyQueue,
 } from './service';
-
-/**
- * The grace deadline after a player's last tab closed (or, at start-up, for every queued player):
- * it leaves the queue only if the player is still without a tab by then; a reconnect in between
- * needs no cancelling. The leave runs after the job's own transaction. Key `<userId>@<since>`.
- */
-const disconnectJob = defineJob({
-  kind: 'queue.disconnect',
-  payload: z.object({
-    userId: jobField.id,
-    // When the grace began; rows from before typed jobs say `start-<ms>` for the start-up grace.
-    since: z.union([jobField.time, z.string().regex(/^start-\d+$/)]),
-  }),
-  separator: '@',
-  handle: async (ctx, _tx, after, { userId }) => {
-    after.add(async () => {
-      if ((await ctx.realtime.socketCount(userId)) > 0) return;
-      await leaveQueue(ctx, userId, { tabGone: true });
-    });
-  },
-});
-
-/** The queue place of a player without a tab waits QUEUE_DISCONNECT_GRACE_MS from `since` for them. */
-const armDisconnectGrace = (ctx: AppContext, tx: Db, after: After, userId: string, since: number) =>
-  ctx.jobs.schedule(
-    tx,
-    after,
-    disconnectJob,
-    { userId, since },
-    since + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
-  );
-
-/** A player's last tab closed (signed out): their place waits QUEUE_DISCONNECT_GRACE_MS for them. */
-export async function lastTabClosed(ctx: AppContext, userId: string): Promise<void> {
-  await lastTabsClosed(ctx, [userId]);
-}
-
-/** lastTabClosed for many players at once (a restart closes every socket): one transaction. */
-async function lastTabsClosed(ctx: AppContext, userIds: readonly string[]): Promise<Map<string, true>> {
-  const now = ctx.clock.now();
-  await inTransaction(
-    ctx.db,
-    async (tx, after) => {
-      for (const userId of userIds) await armDisconnectGrace(ctx, tx, after, userId, now);
-    },
-    logOf(ctx),
-  );
-  return new Map(userIds.map((id) => [id, true]));
-}
 
 export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -100,28 +47,8 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       await lastTabClosedBatched(userId);
     });
 
-    // After a crash nobody signed out: every player queued outside an accept phase gets the same
-    // grace as a closed tab (the deadline leaves the queue only if they have no socket anywhere by
-    // then). Players in an accept phase are settled by its own deadline.
-    // A graceful stop did sign everyone out, and armed their graces from the moment it stopped. A
-    // restart slower than the grace (a deploy on a busy machine) would fire those at once, before
-    // any tab could reconnect, and empty the queue; so they give way to the graces armed here,
-    // which run from now. Another instance's closed tab waits at most one grace longer.
-    app.addHook('onReady', async () => {
-      const now = ctx.clock.now();
-      await inTransaction(
-        ctx.db,
-        async (tx, after) => {
-          await ctx.jobs.cancelAll(tx, after, disconnectJob);
-          const queued = await tx
-            .select({ userId: queueEntries.userId })
-            .from(queueEntries)
-            .where(isNull(queueEntries.phaseId));
-          for (const { userId } of queued) await armDisconnectGrace(ctx, tx, after, userId, now);
-        },
-        logOf(ctx),
-      );
-    });
+    // After a crash or a deploy every queued player gets a grace from now (disconnect.ts says why).
+    app.addHook('onReady', () => restartDisconnectGraces(ctx));
 
     // A queued player whose instance died never signs out; the presence sweep reports them.
     ctx.bus.on('presence.lost', ({ userId }) =>

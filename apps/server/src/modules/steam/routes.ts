@@ -22,7 +22,6 @@ import {
   sessionResponseSchema,
   steamTicketBodySchema,
 } from '@openpug/shared';
-import { lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
@@ -39,8 +38,8 @@ import {
   updateUser,
 } from '../accounts/service';
 import { requireAuth } from '../auth';
-import { authRedirectUrl, devOpenIdUrl, NONCE_MAX_AGE_MS, OpenIdError, verifyAssertion } from './openid';
-import { openidNonces } from './schema';
+import { claimNonce } from './nonces';
+import { authRedirectUrl, devOpenIdUrl, OpenIdError, verifyAssertion } from './openid';
 import { csgoIdOf, steamUrlOf } from './steamid';
 import { signSteamTicket, verifySteamTicket } from './ticket';
 
@@ -114,17 +113,6 @@ export function popupPage(targetOrigin: string, message: object, text: string, n
 }
 
 export function steamModule(ctx: AppContext): FastifyPluginAsyncZod {
-  /** One use per nonce across every instance (steam/schema.ts); old nonces go as new ones come. */
-  const claimNonce = async (nonce: string): Promise<boolean> => {
-    const now = ctx.clock.now();
-    await ctx.db.delete(openidNonces).where(lt(openidNonces.seenAt, now - 2 * NONCE_MAX_AGE_MS));
-    const claimed = await ctx.db
-      .insert(openidNonces)
-      .values({ nonce, seenAt: now })
-      .onConflictDoNothing()
-      .returning({ nonce: openidNonces.nonce });
-    return claimed.length === 1;
-  };
   const targetOrigin = new URL(ctx.config.PUBLIC_URL).origin;
 
   const steamFields = async (steamId: string): Promise<UserPatch> => {
@@ -194,7 +182,7 @@ export function steamModule(ctx: AppContext): FastifyPluginAsyncZod {
             providerUrl: steamProviderUrl(ctx.config),
             returnTo: steamReturnUrl(ctx.config),
             now: ctx.clock.now(),
-            claimNonce,
+            claimNonce: (nonce) => claimNonce(ctx, nonce),
           });
           const ticket = await signSteamTicket(ctx.tokens.secret, steamId, ctx.clock.now());
           return reply.send(

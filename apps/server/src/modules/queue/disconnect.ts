@@ -1,0 +1,89 @@
+/**
+ * "Last tab closed -> leave the queue" after a grace (QUEUE_DISCONNECT_GRACE_MS, a persisted
+ * deadline), so that a reload keeps the place; not during an accept phase, whose own deadline
+ * settles it.
+ */
+import { isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import { queueEntries } from './schema';
+import { leaveQueue } from './service';
+
+/**
+ * The grace deadline after a player's last tab closed (or, at start-up, for every queued player):
+ * it leaves the queue only if the player is still without a tab by then; a reconnect in between
+ * needs no cancelling. The leave runs after the job's own transaction. Key `<userId>@<since>`.
+ */
+export const disconnectJob = defineJob({
+  kind: 'queue.disconnect',
+  payload: z.object({
+    userId: jobField.id,
+    // When the grace began; rows from before typed jobs say `start-<ms>` for the start-up grace.
+    since: z.union([jobField.time, z.string().regex(/^start-\d+$/)]),
+  }),
+  separator: '@',
+  handle: async (ctx, _tx, after, { userId }) => {
+    after.add(async () => {
+      if ((await ctx.realtime.socketCount(userId)) > 0) return;
+      await leaveQueue(ctx, userId, { tabGone: true });
+    });
+  },
+});
+
+/** The queue place of a player without a tab waits QUEUE_DISCONNECT_GRACE_MS from `since` for them. */
+const armDisconnectGrace = (ctx: AppContext, tx: Db, after: After, userId: string, since: number) =>
+  ctx.jobs.schedule(
+    tx,
+    after,
+    disconnectJob,
+    { userId, since },
+    since + ctx.config.QUEUE_DISCONNECT_GRACE_MS,
+  );
+
+/** A player's last tab closed (signed out): their place waits QUEUE_DISCONNECT_GRACE_MS for them. */
+export async function lastTabClosed(ctx: AppContext, userId: string): Promise<void> {
+  await lastTabsClosed(ctx, [userId]);
+}
+
+/** lastTabClosed for many players at once (a restart closes every socket): one transaction. */
+export async function lastTabsClosed(
+  ctx: AppContext,
+  userIds: readonly string[],
+): Promise<Map<string, true>> {
+  const now = ctx.clock.now();
+  await inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      for (const userId of userIds) await armDisconnectGrace(ctx, tx, after, userId, now);
+    },
+    logOf(ctx),
+  );
+  return new Map(userIds.map((id) => [id, true]));
+}
+
+/**
+ * At start-up: after a crash nobody signed out, so every player queued outside an accept phase
+ * gets the same grace as a closed tab (the deadline leaves the queue only if they have no socket
+ * anywhere by then). Players in an accept phase are settled by its own deadline. A graceful stop
+ * did sign everyone out, and armed their graces from the moment it stopped. A restart slower than
+ * the grace (a deploy on a busy machine) would fire those at once, before any tab could reconnect,
+ * and empty the queue; so they give way to the graces armed here, which run from now. Another
+ * instance's closed tab waits at most one grace longer.
+ */
+export async function restartDisconnectGraces(ctx: AppContext): Promise<void> {
+  const now = ctx.clock.now();
+  await inTransaction(
+    ctx.db,
+    async (tx, after) => {
+      await ctx.jobs.cancelAll(tx, after, disconnectJob);
+      const queued = await tx
+        .select({ userId: queueEntries.userId })
+        .from(queueEntries)
+        .where(isNull(queueEntries.phaseId));
+      for (const { userId } of queued) await armDisconnectGrace(ctx, tx, after, userId, now);
+    },
+    logOf(ctx),
+  );
+}
