@@ -13,7 +13,7 @@ import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import { errorBody } from '@openpug/shared';
+import { errorBody, SOCKET_PATH } from '@openpug/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { routePages } from './web-preloads';
@@ -34,7 +34,7 @@ export function readWebVersion(webDist: string, fallback: string): string {
   }
 }
 
-const API_PREFIXES = ['/api/', '/api', '/socket', '/_matrix', '/_synapse'];
+const API_PREFIXES = ['/api/', '/api', SOCKET_PATH, '/_matrix', '/_synapse'];
 
 export async function serveWeb(app: FastifyInstance, webDist: string): Promise<void> {
   const hasIndex = existsSync(path.join(webDist, 'index.html'));

@@ -31,6 +31,7 @@ import {
   resetBodySchema,
   sessionResponseSchema,
   successResponseSchema,
+  TOKEN_VALIDITY_MINUTES,
   teamSpeakCodeBodySchema,
   tokenResponseSchema,
   userCardSchema,
@@ -113,7 +114,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
         ...auth,
         schema: {
           tags: ['accounts'],
-          summary: 'A fresh session token (valid 1440 minutes)',
+          summary: `A fresh session token (valid ${TOKEN_VALIDITY_MINUTES} minutes)`,
           response: { 200: tokenResponseSchema },
         },
       },

@@ -3,7 +3,7 @@
  * NOTIFY_ATTEMPTS times with a doubling pause of NOTIFY_RETRY_MS; failures are logged. Nothing here
  * is awaited by the queue: listeners start a delivery and return at once.
  */
-import type { Locale } from '@openpug/shared';
+import { type Locale, PLAYERS_PER_MATCH } from '@openpug/shared';
 import type { AppContext } from '../../context';
 import { countNotifyFailure, failureReason } from '../metrics';
 
@@ -104,19 +104,20 @@ const TEXTS = {
     gameFound: (s: number) => `openpug: game found! Accept within ${s} seconds.`,
     matched: 'openpug: everyone accepted, your match is ready. Join the match room now.',
     whatsAppCode: (code: string) => `Your openpug code: ${code}`,
-    queueAlertTitle: (count: number) => `The queue is at ${count}/10`,
+    queueAlertTitle: (count: number) => `The queue is at ${count}/${PLAYERS_PER_MATCH}`,
     queueAlertBody: 'Tap to join the queue.',
-    queueAlert: (count: number, link: string) => `openpug: the queue is at ${count}/10. Join now: ${link}`,
+    queueAlert: (count: number, link: string) =>
+      `openpug: the queue is at ${count}/${PLAYERS_PER_MATCH}. Join now: ${link}`,
   },
   de: {
     gameFoundTitle: 'Spiel gefunden!',
     gameFound: (s: number) => `openpug: Spiel gefunden! Nimm innerhalb von ${s} Sekunden an.`,
     matched: 'openpug: Alle haben angenommen, dein Match ist bereit. Betritt jetzt den Match-Raum.',
     whatsAppCode: (code: string) => `Dein openpug-Code: ${code}`,
-    queueAlertTitle: (count: number) => `Die Warteschlange steht bei ${count}/10`,
+    queueAlertTitle: (count: number) => `Die Warteschlange steht bei ${count}/${PLAYERS_PER_MATCH}`,
     queueAlertBody: 'Tippe, um der Warteschlange beizutreten.',
     queueAlert: (count: number, link: string) =>
-      `openpug: Die Warteschlange steht bei ${count}/10. Jetzt beitreten: ${link}`,
+      `openpug: Die Warteschlange steht bei ${count}/${PLAYERS_PER_MATCH}. Jetzt beitreten: ${link}`,
   },
 } as const;
 
