@@ -98,7 +98,7 @@ test('e-mail journey: sign up, verify, link voice, log out and in, change and re
   await page.goto('/settings');
   const voiceRow = page.getByTestId('linked-voice');
   await expect(voiceRow.getByText('Linked', { exact: true })).toBeVisible();
-  // Named by the identity's nickname on the voice server, not its uid (issue 17 §7).
+  // Named by the identity's nickname on the voice server, not its uid (docs/contract.md §2 /settings, §3 Profile).
   await expect(voiceRow.getByTestId('voice-identity')).toHaveText(`Linked to ${identity.name}`);
   const reloaded = page.waitForEvent('load');
   await voiceRow.getByRole('button', { name: 'Unlink' }).click();

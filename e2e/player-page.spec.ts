@@ -1,5 +1,5 @@
 /**
- * The player page on a 390 px phone (issue 17 §8): every tab can be reached (scroll buttons beside
+ * The player page on a 390 px phone (docs/contract.md §1 "Everywhere", §2 `/user/:userId`): every tab can be reached (scroll buttons beside
  * the tab row), and a name breaks between its words, not inside one.
  */
 import { expect, test } from '@playwright/test';

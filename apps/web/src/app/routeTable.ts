@@ -1,6 +1,6 @@
 /**
  * The route table of docs/contract.md §2 as plain data: what the router is built from and what the tests
- * check. Paths are absolute (children included) so they read like the spec.
+ * check. Paths are absolute (children included) so they read like the contract's table.
  */
 
 export const SCREEN_NAMES = [
@@ -45,7 +45,7 @@ export type UserContent = 'matches' | 'drops' | 'stats' | 'friends' | 'highlight
 
 export interface RouteEntry {
   path: string;
-  /** Route name of the spec; the children of /user/:userId have none. */
+  /** Route name of docs/contract.md §2; the children of /user/:userId have none. */
   name?: string;
   requiresAuth: boolean;
   /** The lazily loaded screen; absent for a pure redirect. */

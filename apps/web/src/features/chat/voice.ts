@@ -20,7 +20,7 @@ export interface VoiceTag {
   lengthMs: number;
 }
 
-/** The file name the spec asks for. */
+/** The file name of a recorded voice message (docs/contract.md §3 Chat). */
 export function recordingName(timestamp: number): string {
   return `Recording-${timestamp}`;
 }
