@@ -11,7 +11,11 @@ import { joinFromAlert } from './joinLink';
 
 export function showQueueAlert({ count }: QueueAlertPayload): Notification | null {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') {
-    setSuccessMessage({ key: 'queueAlerts.inPage', params: { count, total: PLAYERS_PER_MATCH }, timeout: 10_000 });
+    setSuccessMessage({
+      key: 'queueAlerts.inPage',
+      params: { count, total: PLAYERS_PER_MATCH },
+      timeout: 10_000,
+    });
     return null;
   }
   try {
