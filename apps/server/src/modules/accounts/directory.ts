@@ -90,9 +90,14 @@ export async function userCard(
 ): Promise<UserCard | null> {
   const row = await findUserById(ctx.db, id);
   if (!row) return null;
-  const [person] = await decorate(ctx, [row]);
+  // Rank and status, recent results and reliability are independent reads: one round trip.
+  const [[person], recent, reliable] = await Promise.all([
+    decorate(ctx, [row]),
+    recentResults?.(ctx, id),
+    reliability?.(ctx, id),
+  ]);
   const card: UserCard = { ...person, banner: row.banner };
-  if (recentResults) card.recentResults = (await recentResults(ctx, id)).slice(0, 5);
-  if (reliability) card.reliability = await reliability(ctx, id);
+  if (recent) card.recentResults = recent.slice(0, 5);
+  if (reliability) card.reliability = reliable ?? null;
   return card;
 }

@@ -30,10 +30,9 @@ export type { RankingModuleState } from './leaderboard';
 
 // --- Player stats ---
 
-export async function playerStats(ctx: AppContext, userId: string): Promise<CompetitionStats | null> {
-  const user = await findUserById(ctx.db, userId);
-  if (!user) return null;
-  const rows = await ctx.db
+/** A player's finished matches, oldest first: their team, the result and their own numbers. */
+function finishedMatchLinesOf(ctx: AppContext, userId: string) {
+  return ctx.db
     .select({
       matchId: matches.id,
       finishedAt: matches.finishedAt,
@@ -53,6 +52,16 @@ export async function playerStats(ctx: AppContext, userId: string): Promise<Comp
     .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
     .where(and(eq(matchPlayers.userId, userId), eq(matches.status, 'finished')))
     .orderBy(asc(matches.finishedAt), asc(matches.id));
+}
+
+export async function playerStats(ctx: AppContext, userId: string): Promise<CompetitionStats | null> {
+  // The user, their finished matches and their last results are independent reads: one round trip.
+  const [user, rows, lastResults] = await Promise.all([
+    findUserById(ctx.db, userId),
+    finishedMatchLinesOf(ctx, userId),
+    recentResults(ctx, userId),
+  ]);
+  if (!user) return null;
   let wins = 0;
   let kills = 0;
   let deaths = 0;
@@ -89,7 +98,7 @@ export async function playerStats(ctx: AppContext, userId: string): Promise<Comp
     rounds,
     adr: rounds ? Math.round((damage / rounds) * 10) / 10 : 0,
     hsRate: kills ? round2(headshots / kills) : 0,
-    lastResults: await recentResults(ctx, userId),
+    lastResults,
     eloHistory,
   };
 }
