@@ -29,6 +29,7 @@ import { openPostgres } from '../apps/server/src/db/client';
 import { createTokens } from '../apps/server/src/modules/auth/tokens';
 import { createScratchDatabase } from '../apps/server/test/scratch-database';
 import { arg, benchConfig, hardStop } from './lib';
+import { openLoop } from './open-loop';
 
 const PLAYERS = arg('players', 100_000);
 const MATCHES = arg('matches', 100_000);
@@ -94,14 +95,19 @@ async function load(
   paths?: string[],
   rate = 500,
 ): Promise<LoadResult> {
+  if (mode === 'open') {
+    // A uniform open loop (open-loop.ts says why not autocannon's overallRate).
+    const target = new URL(url);
+    const result = await openLoop(url, paths ?? [target.pathname + target.search], rate, seconds);
+    return { rps: result.sent / seconds, p50: result.p50, p99: result.p99, errors: result.errors };
+  }
   if (paths) writeFileSync(pathsFile, JSON.stringify(paths));
   const result = await autocannon({
     url,
     ...(paths ? { requests: [{ method: 'GET' as const, setupRequest: rotatePaths }] } : {}),
     duration: seconds,
     workers: 1,
-    connections: mode === 'open' ? 32 : 64,
-    ...(mode === 'open' ? { overallRate: rate } : {}),
+    connections: 64,
   });
   return {
     rps: result.requests.total / seconds,
@@ -228,6 +234,26 @@ async function main() {
       if (open.p99 > 10) failed = true;
       playerRates.push(`at ${rate} req/s p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms`);
     }
+    // Each kind of player page alone at 100 req/s: which of them holds the mixed figure.
+    for (let kind = 0; kind < 4; kind++) {
+      const paths = playerPaths.filter((_, i) => i % 4 === kind);
+      const open = await load(base, 'open', 3, paths, 100);
+      playerErrors += open.errors;
+      console.log(
+        `leaderboard-bench: ${paths[0].replace(/[0-9a-f-]{36}/, ':id')} at 100 req/s: p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms`,
+      );
+    }
+    // The server's own view of the same requests (its route histogram, from onRequest to
+    // onResponse) and of its event loop: what part of the client's latency is spent inside.
+    const metricsText = await (await fetch(new URL('/metrics', base))).text();
+    for (const line of metricsText.split('\n'))
+      if (
+        /^nodejs_eventloop_lag_(p50|p99|max)_seconds /.test(line) ||
+        (/^openpug_http_request_duration_seconds_bucket\{/.test(line) &&
+          /route="\/api\/(users\/:id[^"]*|match\/user\/:userId\/?)"/.test(line) &&
+          /le="(0\.005|0\.01|0\.025|\+Inf)"/.test(line))
+      )
+        console.log(`leaderboard-bench: server ${line}`);
     if (playerErrors > 0) failed = true;
     rows.push(
       `player pages (card, stats, highlights, matches of 2,000 players): ${playerClosed.rps.toFixed(0)} req/s = ${playerRatio.toFixed(2)}× hello; ${playerRates.join('; ')} (target p99 ≤ 10 ms); errors ${playerErrors}`,
