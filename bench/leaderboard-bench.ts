@@ -6,9 +6,10 @@
  * thread, the other core) in the same run:
  *   1. closed loop (64 connections, 5 s): requests/s of page 1, a deep page (2,000), a name
  *      filter and a sort by wins, each as a ratio of the bare hello's requests/s (target ≥ 0.30);
- *   2. open loop at 500 requests/s for 5 s: p99 latency of each (target ≤ 25 ms);
+ *   2. open loop at 500 requests/s for 5 s: p99 latency of each (target ≤ 25 ms), from
+ *      bench/open-loop.ts (uniform arrivals, latency from when a request was due);
  *   3. player pages (card, stats, highlights, match list) of 2,000 players in turn: p99 at
- *      500 requests/s (target ≤ 10 ms).
+ *      500 and 100 requests/s, and each kind alone at 100 requests/s (target ≤ 10 ms).
  * Also: the first snapshot's build time (it runs once, and again after changes).
  *
  *   DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres node --import tsx bench/leaderboard-bench.ts
