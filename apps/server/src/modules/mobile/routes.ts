@@ -1,3 +1,16 @@
+/**
+ * Mobile queue app (issue 8):
+ *   POST   /api/mobile/link                   → {url, expiresAt}: a one-time login link for the
+ *          caller's phone (`{PUBLIC_URL}/m?u=<userId>&t=<token>`, 10 minutes, used once). The QR
+ *          dialog encodes it; the long-lived session token never goes into it (links.ts).
+ *   POST   /api/mobile/exchange {u, t}        → the session ({user, token, expiresAt, matrix});
+ *   GET    /api/mobile/exchange?u=&t=          the same. Unknown/used/expired/other user → 404.
+ *   GET    /api/push/vapid                    → {publicKey}
+ *   POST   /api/push/subscriptions {endpoint, keys} → {success}   (auth; push.ts storeSubscription)
+ *   DELETE /api/push/subscriptions {endpoint}       → {success}   (auth)
+ * 'game found' is pushed to every subscription of the ten when an accept phase starts.
+ * PRIVATE_QUEUE_SYNC {inQueue} tells all of a user's sockets that their queue membership changed.
+ */
 import {
   mobileExchangeSchema,
   mobileLinkResponseSchema,
