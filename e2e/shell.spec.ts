@@ -138,6 +138,15 @@ test.describe('with a stored session', () => {
       'href',
       '/user/u42/matches',
     );
+    // The count badge (ui/countBadge.module.css, composed by the navigation's own rule): a round
+    // accent pill at the end of the entry.
+    const badge = navigation(page).getByTitle(/3/);
+    await expect(badge).toHaveCSS('border-radius', '999px');
+    await expect(badge).toHaveCSS('font-weight', '800');
+    await expect(badge).toHaveCSS('line-height', '18px');
+    await expect(badge).not.toHaveCSS('margin-left', '0px');
+    if (process.env.SHOTS_DIR)
+      await navigation(page).screenshot({ path: `${process.env.SHOTS_DIR}/navigation-drops-badge.png` });
     await page.getByRole('link', { name: 'Match Lobby' }).click();
     await expect(page).toHaveURL('/match/m7');
     await expect(page).toHaveTitle('Match Page');
