@@ -16,7 +16,7 @@ import type {
   SeasonTexts,
   SeasonUpdateBody,
 } from '@openpug/shared';
-import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { inTransaction } from '../../jobs';
 import { users } from '../accounts/schema';
@@ -129,23 +129,7 @@ export async function highlights(ctx: AppContext, userId: string, limit = 50): P
     )
     .where(sql`${matchRounds.players} @> ${JSON.stringify([{ userId }])}::jsonb`)
     .orderBy(desc(matchRounds.createdAt), desc(matchRounds.round));
-  // The teams of every match with a round the player's team won while they survived (a clutch
-  // candidate), read at once rather than one query per match.
-  const survivedWin = (r: (typeof rows)[number]) => {
-    const me = r.players.find((p) => p.userId === userId);
-    return !!me && !!r.team && r.winner === r.team && me.deaths === 0 && me.kills > 0;
-  };
-  const candidates = [...new Set(rows.filter(survivedWin).map((r) => r.matchId))];
   const teamsByMatch = new Map<string, Map<string, string | null>>();
-  if (candidates.length > 0)
-    for (const p of await ctx.db
-      .select({ matchId: matchPlayers.matchId, userId: matchPlayers.userId, team: matchPlayers.team })
-      .from(matchPlayers)
-      .where(inArray(matchPlayers.matchId, candidates))) {
-      const teams = teamsByMatch.get(p.matchId) ?? new Map<string, string | null>();
-      teams.set(p.userId, p.team);
-      teamsByMatch.set(p.matchId, teams);
-    }
   const out: Highlight[] = [];
   for (const r of rows) {
     const me = r.players.find((p) => p.userId === userId);
@@ -160,8 +144,16 @@ export async function highlights(ctx: AppContext, userId: string, limit = 50): P
     };
     if (me.kills >= 5) out.push({ ...base, kind: 'ace', versus: null });
     else if (me.kills === 4) out.push({ ...base, kind: '4k', versus: null });
-    if (survivedWin(r)) {
-      const teams = teamsByMatch.get(r.matchId) ?? new Map<string, string | null>();
+    if (r.team && r.winner === r.team && me.deaths === 0 && me.kills > 0) {
+      let teams = teamsByMatch.get(r.matchId);
+      if (!teams) {
+        const ps = await ctx.db
+          .select({ userId: matchPlayers.userId, team: matchPlayers.team })
+          .from(matchPlayers)
+          .where(eq(matchPlayers.matchId, r.matchId));
+        teams = new Map(ps.map((p) => [p.userId, p.team]));
+        teamsByMatch.set(r.matchId, teams);
+      }
       const mates = r.players.filter((p) => p.userId !== userId && teams.get(p.userId) === r.team);
       if (mates.length > 0 && mates.every((p) => p.deaths > 0)) {
         out.push({ ...base, kind: 'clutch', versus: Math.max(1, me.kills) });
