@@ -73,7 +73,8 @@ export const requestIdOptions = {
 
 /** Sends the request id back, so a user's report can be found in the logs. */
 export function installRequestIdHeader(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }

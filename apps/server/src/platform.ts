@@ -78,7 +78,7 @@ async function createServer(base: AppBase, options: BuildOptions) {
   installErrorHandling(app);
   installRequestIdHeader(app);
   refuseNulCharacters(app);
-  await installSecurityHeaders(app, base.config);
+  installSecurityHeaders(app, base.config);
   await installCompression(app);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   return app;

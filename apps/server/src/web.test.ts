@@ -1,14 +1,18 @@
 /**
- * Hardening headers on every answer (@fastify/helmet and our additions): the CSP fit for the web
+ * Hardening headers on every answer (helmet, worked out once, and our additions): the CSP fit for the web
  * app, nosniff, no referrer, no framing, the Permissions-Policy, HSTS only for an https
  * PUBLIC_URL; routes with their own policy (the Steam popup, Matrix media) keep it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import helmet from 'helmet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUpAndConfirm, type TestApp } from '../test/helpers';
+import { createTestApp, signUpAndConfirm, type TestApp, testConfig } from '../test/helpers';
+import { helmetOptions, PERMISSIONS_POLICY, securityHeaders } from './web';
 
 const webDist = path.join(os.tmpdir(), `openpug-webdist-headers-${process.pid}`);
 
@@ -159,5 +163,24 @@ describe('security headers over https', () => {
     expect(policy.get('connect-src')).toEqual(
       expect.arrayContaining(["'self'", 'wss://pug.example', 'https://matrix.pug.example']),
     );
+  });
+});
+
+describe('security headers worked out once', () => {
+  it.each([
+    ['http', 'http://localhost:3000'],
+    ['https', 'https://pug.example'],
+  ])('are what helmet sets on a real response (%s), plus the Permissions-Policy', (_label, publicUrl) => {
+    const config = testConfig({ PUBLIC_URL: publicUrl });
+    const res = new ServerResponse(new IncomingMessage(new Socket()));
+    let failure: unknown = 'not called';
+    helmet(helmetOptions(config))(res.req, res, (err?: unknown) => {
+      failure = err;
+    });
+    expect(failure).toBeUndefined();
+    const { 'permissions-policy': permissions, ...fromHelmet } = securityHeaders(config);
+    expect(fromHelmet).toEqual(res.getHeaders());
+    expect(Object.keys(fromHelmet).length).toBeGreaterThanOrEqual(10);
+    expect(permissions).toBe(PERMISSIONS_POLICY);
   });
 });

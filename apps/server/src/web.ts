@@ -11,10 +11,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { errorBody, SOCKET_PATH } from '@openpug/shared';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from './config';
 import { routePages } from './web-preloads';
 
@@ -138,18 +138,10 @@ export function contentSecurityPolicy(config: Config): Record<string, string[]> 
   };
 }
 
-/**
- * Hardening headers on every HTTP answer (@fastify/helmet): the CSP above, nosniff, no referrer,
- * no framing (frame-ancestors 'none' and X-Frame-Options DENY), a Permissions-Policy that allows
- * only the microphone and only for the app itself, and HSTS when PUBLIC_URL is https (over plain
- * http the header would be ignored, and a local http setup must stay reachable).
- *
- * A route may send its own Content-Security-Policy or Cross-Origin-Resource-Policy (the Steam
- * popup page, Matrix media downloads): headers a route sets win over these.
- */
-export async function installSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+/** The options helmet gets: the CSP above, and helmet's other headers as this app wants them. */
+export function helmetOptions(config: Config): HelmetOptions {
   const https = new URL(config.PUBLIC_URL).protocol === 'https:';
-  await app.register(fastifyHelmet, {
+  return {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     // The Steam login popup hands its ticket to window.opener; an opener policy would cut that link
     // once the popup has been on Steam's site.
@@ -158,12 +150,50 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Confi
     referrerPolicy: { policy: 'no-referrer' },
     xFrameOptions: { action: 'deny' },
     strictTransportSecurity: https ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: false } : false,
+  };
+}
+
+/**
+ * The headers helmet sets, worked out once: its middleware runs against a response that only
+ * records them. Every option here is static (no per-request nonce), so every answer gets the same
+ * set. @fastify/helmet builds a new helmet middleware, parsing the whole CSP again, on every request
+ * (its `buildHelmetOnRoutes`), which was 12 % of the server's CPU on a bare route (bench/RESULTS.md,
+ * session 13); helmet's own issue #430 asks for exactly this precomputation.
+ */
+export function securityHeaders(config: Config): Record<string, string> {
+  const headers: Record<string, string> = { 'permissions-policy': PERMISSIONS_POLICY };
+  const recorder = {
+    setHeader(name: string, value: string) {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader() {},
+  };
+  let failure: unknown;
+  helmet(helmetOptions(config))({} as never, recorder as never, (err?: unknown) => {
+    failure = err;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('permissions-policy', PERMISSIONS_POLICY);
+  if (failure) throw failure;
+  return headers;
+}
+
+/**
+ * Hardening headers on every HTTP answer (helmet): the CSP above, nosniff, no referrer, no framing
+ * (frame-ancestors 'none' and X-Frame-Options DENY), a Permissions-Policy that allows only the
+ * microphone and only for the app itself, and HSTS when PUBLIC_URL is https (over plain http the
+ * header would be ignored, and a local http setup must stay reachable).
+ *
+ * A route may send its own Content-Security-Policy or Cross-Origin-Resource-Policy (the Steam
+ * popup page, Matrix media downloads): headers a route sets win over these, which are set first.
+ */
+export function installSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const headers = securityHeaders(config);
+  // A callback hook, not an async one: no promise per request for a few header writes.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
     // Matrix clients on other origins load media and avatars from the homeserver.
     const url = request.url;
     if (MATRIX_PREFIXES.some((p) => url.startsWith(p)))
       reply.header('cross-origin-resource-policy', 'cross-origin');
+    done();
   });
 }

@@ -52,8 +52,9 @@ export class NulCharacterError extends Error {
 }
 
 export function refuseNulCharacters(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body))
-      throw new NulCharacterError();
+      return done(new NulCharacterError());
+    done();
   });
 }

@@ -90,22 +90,25 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext): void {
 
   // Timed here rather than with reply.elapsed, which this Fastify leaves NaN in onResponse. Keyed
   // by the request object: per request and gone with it, not a per-app singleton (those live on
-  // ctx.state).
-  const started = new WeakMap<object, bigint>();
-  app.addHook('onRequest', async (request) => {
-    started.set(request, process.hrtime.bigint());
+  // ctx.state). Callback hooks, not async ones: no promise per request on every route.
+  const startedAt = new WeakMap<object, number>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    startedAt.set(request, performance.now());
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const start = started.get(request);
-    if (start === undefined) return;
-    httpDuration.observe(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status_code: String(reply.statusCode),
-      },
-      Number(process.hrtime.bigint() - start) / 1e9,
-    );
+  app.addHook('onResponse', (request, reply, done) => {
+    const start = startedAt.get(request);
+    if (start !== undefined) {
+      httpDuration.observe(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status_code: String(reply.statusCode),
+        },
+        (performance.now() - start) / 1000,
+      );
+    }
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
