@@ -262,6 +262,33 @@ describe('Discord DMs over the REST API from an instance that is not the leader'
     }
   });
 
+  it('over the global 50 requests a second: the rest wait for the next second, none fails', async () => {
+    // A fresh sender: its limiter starts at 50. 40 DMs are 80 requests, each DM with one attempt.
+    const sender = restDiscordSender(t.app.ctx, TOKEN, quiet);
+    const attempts = t.app.ctx.config.NOTIFY_ATTEMPTS;
+    t.app.ctx.config.NOTIFY_ATTEMPTS = 1;
+    try {
+      const ids = Array.from({ length: 40 }, (_, i) => `4${String(i).padStart(17, '0')}`);
+      const from = fake.requests.length;
+      const sent = await Promise.all(
+        ids.map((id) =>
+          withRetries(
+            t.app.ctx,
+            'discord burst',
+            () => sender.sendDirect(id, { content: 'hi' }, crypto.randomUUID()).then(() => undefined),
+            quiet,
+          ),
+        ),
+      );
+      expect(sent.filter((ok) => !ok)).toHaveLength(0);
+      expect(messageCalls(from)).toHaveLength(40);
+      for (const id of ids) expect(fake.delivered(id)).toEqual(['hi']);
+    } finally {
+      t.app.ctx.config.NOTIFY_ATTEMPTS = attempts;
+      await sender.close();
+    }
+  });
+
   it('5xx: backs off and tries again', async () => {
     t.app.ctx.config.NOTIFY_RETRY_MS = 60;
     try {

@@ -27,7 +27,14 @@
  *    https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit
  *  - 5xx, network errors, time-outs: retried with the doubling back-off of withRetries.
  * discord.js's own retries are switched off (`retries: 0`, `rejectOnRateLimit`), so each attempt
- * is one request and withRetries logs each failed attempt once.
+ * is one request and withRetries logs each failed attempt once. One exception: discord.js keeps
+ * Discord's global limit of 50 requests a second itself (`globalRequestsPerSecond`, @discordjs/rest
+ * 2.6.3 `runRequest`, which asks `rejectOnRateLimit` before it waits for the next second). That
+ * wait is no failure: rejected, it used up an attempt of every DM over the 50th in a second, and an
+ * accept phase of ten sends twenty requests (channel and message) at once, so a few phases starting
+ * together lost DMs. Those requests wait (never longer than DM_MAX_RETRY_AFTER_MS); every
+ * route's own limit and every 429 still reject.
+ * https://discord.com/developers/docs/topics/rate-limits#global-rate-limit
  */
 import type { AppContext } from '../../context';
 import type { DiscordSender } from './bot';
@@ -102,7 +109,7 @@ export function restDiscordSender(ctx: AppContext, token: string, log: Log): Dis
       new REST({
         api: ctx.config.DISCORD_API_URL,
         retries: 0,
-        rejectOnRateLimit: () => true,
+        rejectOnRateLimit: (limit) => !limit.global || limit.timeToReset > DM_MAX_RETRY_AFTER_MS,
         timeout: REQUEST_TIMEOUT_MS,
       }).setToken(token),
     );
