@@ -34,6 +34,11 @@ export interface Tokens {
 
 export function createTokens(secret: string | Uint8Array, now: () => number = Date.now): Tokens {
   const key = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
+  // Verified with a CryptoKey imported once: given the raw bytes, jose imports the key again on
+  // every call, a third of a verification's cost, and every API call and socket sign-in verifies
+  // (bench/RESULTS.md, session 13).
+  // Imported at the first verification, inside its try: a key WebCrypto refuses is a refused token.
+  let verifyKey: ReturnType<typeof crypto.subtle.importKey> | undefined;
   return {
     secret: key,
     async sign(userId, generation = 0) {
@@ -51,7 +56,8 @@ export function createTokens(secret: string | Uint8Array, now: () => number = Da
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, {
+        verifyKey ??= crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+        const { payload } = await jwtVerify(token, await verifyKey, {
           algorithms: ['HS256'],
           currentDate: new Date(now()),
         });
