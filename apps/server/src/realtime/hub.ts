@@ -83,6 +83,13 @@ export interface Realtime<M extends EventSchemas = ClientEventSchemas> {
   socketCount(userId: string): Promise<number>;
   /** Users with at least one authenticated socket on any instance. */
   connectedUserIds(): Promise<Set<string>>;
+  /**
+   * True once close() has begun. The sign-outs it causes then settle nothing: their users are
+   * moving to another instance or to this one's next start, which settles presence and queue
+   * graces (presence's start-up reset or sweep, the queue's restartDisconnectGraces), and the
+   * Redis adapter must not be asked anything while it closes.
+   */
+  readonly closing: boolean;
   close(): Promise<void>;
 }
 
@@ -282,6 +289,9 @@ export function createRealtime<M extends EventSchemas>(
       const ids = new Set<string>();
       for (const socket of await io.fetchSockets()) if (socket.data.userId) ids.add(socket.data.userId);
       return ids;
+    },
+    get closing() {
+      return draining;
     },
     async close() {
       draining = true;

@@ -15,7 +15,6 @@ import {
   markOnlineMany,
   patchStatusTogether,
   resetStaleOnline,
-  stopPushing,
   sweepStaleOnline,
 } from './service';
 
@@ -71,6 +70,5 @@ export function presenceModule(ctx: AppContext): FastifyPluginAsyncZod {
     });
     if (!ctx.config.REDIS_URL) app.addHook('onReady', () => resetStaleOnline(ctx));
     else sweepPeriodically(ctx, app);
-    app.addHook('preClose', async () => stopPushing(ctx));
   };
 }

@@ -51,11 +51,6 @@ export async function getStatuses(ctx: AppContext, ids: readonly string[]): Prom
 
 /** The presence module's per-app state (`ctx.state.presence`). */
 export interface PresenceModuleState {
-  /**
-   * The app is shutting down: sockets are being closed and the Redis adapter may already be gone,
-   * so nothing more is pushed or asked through it (a closed adapter rejects unhandled).
-   */
-  closing: boolean;
   /** Bus patches waiting for their statement, in arrival order (patchStatusTogether). */
   patches: PatchGroup[];
   /** A statement of `patches` is running; new patches wait for it and go together after. */
@@ -71,16 +66,12 @@ interface PatchGroup {
 }
 
 export function initialPresenceState(): PresenceModuleState {
-  return { closing: false, patches: [], patching: false };
-}
-
-export function stopPushing(ctx: AppContext): void {
-  ctx.state.presence.closing = true;
+  return { patches: [], patching: false };
 }
 
 /** Pushes a status to the user's friends and to the user's own tabs. */
 export function pushStatus(ctx: AppContext, userId: string, status: UserStatus): void {
-  if (ctx.state.presence.closing) return;
+  if (ctx.realtime.closing) return;
   ctx.realtime.toRoom(socialRoom(userId), 'socialChangedStatus', { userId, status });
   // The accounts module declares privateUserUpdate with the Profile fields; the status object is
   // merged into the stored user the same way (the own card shows it).
@@ -215,16 +206,16 @@ export async function markMaybeOfflineMany(
   const result = new Map<string, boolean>(userIds.map((id) => [id, false]));
   // While the app shuts down every socket closes at once; the next start (or another instance)
   // settles presence, and the Redis adapter must not be asked anything once it is closing.
-  if (ctx.state.presence.closing) return result;
+  if (ctx.realtime.closing) return result;
   const gone: string[] = [];
   for (const id of userIds) if ((await ctx.realtime.socketCount(id)) === 0) gone.push(id);
-  if (ctx.state.presence.closing || gone.length === 0) return result;
+  if (ctx.realtime.closing || gone.length === 0) return result;
   const current = await getStatuses(ctx, gone);
   const online = gone.filter((id) => current.get(id)?.online);
   if (online.length > 0) await patchStatuses(ctx, online, { online: false, lastSeen: ctx.clock.now() });
   // Re-checked after writing: a tab opened meanwhile puts its user back online.
   for (const id of gone) {
-    if (!ctx.state.presence.closing && (await ctx.realtime.socketCount(id)) > 0) await markOnline(ctx, id);
+    if (!ctx.realtime.closing && (await ctx.realtime.socketCount(id)) > 0) await markOnline(ctx, id);
     else result.set(id, true);
   }
   return result;
@@ -242,7 +233,7 @@ export async function sweepStaleOnline(ctx: AppContext): Promise<void> {
     .from(userStatus)
     .where(sql`(${userStatus.status} ->> 'online')::boolean`);
   // Shutting down: the Redis adapter must not be asked anything (see markMaybeOffline).
-  if (stored.length === 0 || ctx.state.presence.closing) return;
+  if (stored.length === 0 || ctx.realtime.closing) return;
   const connected = await ctx.realtime.connectedUserIds();
   for (const { userId } of stored) {
     if (connected.has(userId)) continue;

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { queueEntries } from './schema';
-import { leaveQueue } from './service';
+import { leaveQueue, queuedAmongLocked } from './service';
 
 /**
  * The grace deadline after a player's last tab closed (or, at start-up, for every queued player):
@@ -47,7 +47,13 @@ export async function lastTabClosed(ctx: AppContext, userId: string): Promise<vo
   await lastTabsClosed(ctx, [userId]);
 }
 
-/** lastTabClosed for many players at once (a restart closes every socket): one transaction. */
+/**
+ * lastTabClosed for many players at once (sockets closing together): one transaction, and a grace
+ * only for those who are queued. Most closed tabs belong to players who are not: a deadline for
+ * each of them was a jobs row kept a day and a statement per closed tab (a stop with 10,000
+ * sockets ran past its 10 s limit on them). The read waits for the queue lock, so a join still
+ * committing when the tab closed is seen.
+ */
 export async function lastTabsClosed(
   ctx: AppContext,
   userIds: readonly string[],
@@ -56,7 +62,8 @@ export async function lastTabsClosed(
   await inTransaction(
     ctx.db,
     async (tx, after) => {
-      for (const userId of userIds) await armDisconnectGrace(ctx, tx, after, userId, now);
+      for (const userId of await queuedAmongLocked(tx, userIds))
+        await armDisconnectGrace(ctx, tx, after, userId, now);
     },
     logOf(ctx),
   );
@@ -64,13 +71,14 @@ export async function lastTabsClosed(
 }
 
 /**
- * At start-up: after a crash nobody signed out, so every player queued outside an accept phase
- * gets the same grace as a closed tab (the deadline leaves the queue only if they have no socket
- * anywhere by then). Players in an accept phase are settled by its own deadline. A graceful stop
- * did sign everyone out, and armed their graces from the moment it stopped. A restart slower than
- * the grace (a deploy on a busy machine) would fire those at once, before any tab could reconnect,
- * and empty the queue; so they give way to the graces armed here, which run from now. Another
- * instance's closed tab waits at most one grace longer.
+ * At start-up every player queued outside an accept phase gets the same grace as a closed tab,
+ * from now (the deadline leaves the queue only if they have no socket anywhere by then): after a
+ * crash nobody signed out, and a graceful stop arms nothing for its own sockets
+ * (Realtime.closing). Players in an accept phase are settled by its own deadline. Graces armed
+ * before the stop (tabs closed earlier) give way to these: after a restart slower than the grace
+ * (a deploy on a busy machine) they would fire at once, before any tab could reconnect, and empty
+ * the queue. Another instance's closed tab waits at most one grace longer; the queued players of
+ * an instance that stops for good are settled by the presence sweep ('presence.lost').
  */
 export async function restartDisconnectGraces(ctx: AppContext): Promise<void> {
   const now = ctx.clock.now();

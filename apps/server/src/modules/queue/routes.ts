@@ -43,7 +43,8 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
     // Sockets closing together (a restart) arm their graces in one transaction (lib/batch.ts).
     const lastTabClosedBatched = batched((userIds: string[]) => lastTabsClosed(ctx, userIds), true);
     ctx.realtime.onSignedOut(async (_socket, userId) => {
-      if ((await ctx.realtime.socketCount(userId)) > 0) return;
+      // A stop's sign-outs: the next start gives every queued player a grace (disconnect.ts).
+      if (ctx.realtime.closing || (await ctx.realtime.socketCount(userId)) > 0) return;
       await lastTabClosedBatched(userId);
     });
 

@@ -707,6 +707,13 @@ export async function queuedAmong(db: Db, userIds: readonly string[]): Promise<S
   return new Set(rows.map((r) => r.userId));
 }
 
+/** queuedAmong in `tx` once the queue lock is held: after any join or leave still committing. */
+export async function queuedAmongLocked(tx: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  await lockQueue(tx);
+  return queuedAmong(tx, userIds);
+}
+
 /**
  * A queued player outside an accept phase leaves the queue to substitute in a match, in the
  * caller's transaction (under the queue lock): no miss. False when they are not queued that way.
