@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TOKEN_VALIDITY_MINUTES } from '@openpug/shared';
-import { jwtVerify, SignJWT } from 'jose';
+import { createSigner, createVerifier } from 'fast-jwt';
 
 export interface TokenClaims {
   userId: string;
@@ -34,41 +34,43 @@ export interface Tokens {
 
 export function createTokens(secret: string | Uint8Array, now: () => number = Date.now): Tokens {
   const key = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
-  // Verified with a CryptoKey imported once: given the raw bytes, jose imports the key again on
-  // every call, a third of a verification's cost, and every API call and socket sign-in verifies
-  // (bench/RESULTS.md, session 13).
-  // Imported at the first verification, inside its try: a key WebCrypto refuses is a refused token.
-  let verifyKey: ReturnType<typeof crypto.subtle.importKey> | undefined;
+  // fast-jwt (the library @fastify/jwt stands on) rather than jose: it checks the HMAC with
+  // node:crypto, 14–18 µs a token here against jose's 130–150 µs through WebCrypto, and every API
+  // call and every socket sign-in verifies one (bench/RESULTS.md, session 13). Times are ours:
+  // the verifier's clock is fixed when it is made, so expiry is checked below against `now`.
+  const signer = createSigner({ key: Buffer.from(key), algorithm: 'HS256', noTimestamp: true });
+  const verifier = createVerifier({ key: Buffer.from(key), algorithms: ['HS256'], ignoreExpiration: true });
   return {
     secret: key,
     async sign(userId, generation = 0) {
       const expiresAt = now() + TOKEN_VALIDITY_MINUTES * 60_000;
       // A random jti: two sign-ins in the same second get different tokens, so a password change
       // that spares the caller's own sockets (by token) spares no other session.
-      const token = await new SignJWT({ typ: 'session', gen: generation })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setJti(randomUUID())
-        .setSubject(userId)
-        .setIssuedAt(Math.floor(now() / 1000))
-        .setExpirationTime(Math.floor(expiresAt / 1000))
-        .sign(key);
+      const token: string = signer({
+        typ: 'session',
+        gen: generation,
+        jti: randomUUID(),
+        sub: userId,
+        iat: Math.floor(now() / 1000),
+        exp: Math.floor(expiresAt / 1000),
+      });
       return { token, expiresAt };
     },
     async verify(token) {
+      let payload: Record<string, unknown>;
       try {
-        verifyKey ??= crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-        const { payload } = await jwtVerify(token, await verifyKey, {
-          algorithms: ['HS256'],
-          currentDate: new Date(now()),
-        });
-        if (payload.typ !== 'session' || typeof payload.sub !== 'string' || !payload.exp) return null;
-        // Tokens from before session generations existed carry none: generation 0.
-        const gen = payload.gen ?? 0;
-        if (typeof gen !== 'number' || !Number.isSafeInteger(gen) || gen < 0) return null;
-        return { userId: payload.sub, expiresAt: payload.exp * 1000, generation: gen };
+        payload = verifier(token);
       } catch {
-        return null;
+        return null; // malformed, another algorithm, a wrong signature
       }
+      const { typ, sub, exp } = payload;
+      if (typ !== 'session' || typeof sub !== 'string' || typeof exp !== 'number') return null;
+      // Expired once `exp` (seconds) is reached, as jose and RFC 7519 §4.1.4 count it.
+      if (exp * 1000 <= now()) return null;
+      // Tokens from before session generations existed carry none: generation 0.
+      const gen = payload.gen ?? 0;
+      if (typeof gen !== 'number' || !Number.isSafeInteger(gen) || gen < 0) return null;
+      return { userId: sub, expiresAt: exp * 1000, generation: gen };
     },
   };
 }
