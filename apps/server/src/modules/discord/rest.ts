@@ -32,8 +32,8 @@
  * 2.6.3 `runRequest`, which asks `rejectOnRateLimit` before it waits for the next second). That
  * wait is no failure: rejected, it used up an attempt of every DM over the 50th in a second, and an
  * accept phase of ten sends twenty requests (channel and message) at once, so a few phases starting
- * together lost DMs. Those requests wait (never longer than DM_MAX_RETRY_AFTER_MS); every
- * route's own limit and every 429 still reject.
+ * together lost DMs. Global waits are waited out (rejected only past DM_MAX_RETRY_AFTER_MS), a
+ * global 429 from Discord too; a route's own limit and a route's 429 still reject, for withRetries.
  * https://discord.com/developers/docs/topics/rate-limits#global-rate-limit
  */
 import type { AppContext } from '../../context';
