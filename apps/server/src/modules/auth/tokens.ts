@@ -38,8 +38,9 @@ export function createTokens(secret: string | Uint8Array, now: () => number = Da
   // node:crypto, 14–18 µs a token here against jose's 130–150 µs through WebCrypto, and every API
   // call and every socket sign-in verifies one (bench/RESULTS.md, session 13). Times are ours:
   // the verifier's clock is fixed when it is made, so expiry is checked below against `now`.
-  const signer = createSigner({ key: Buffer.from(key), algorithm: 'HS256', noTimestamp: true });
-  const verifier = createVerifier({ key: Buffer.from(key), algorithms: ['HS256'], ignoreExpiration: true });
+  const hmacKey = Buffer.from(key);
+  const signer = createSigner({ key: hmacKey, algorithm: 'HS256', noTimestamp: true });
+  const verifier = createVerifier({ key: hmacKey, algorithms: ['HS256'], ignoreExpiration: true });
   return {
     secret: key,
     async sign(userId, generation = 0) {
