@@ -36,14 +36,20 @@ step('lint (module boundaries)', () => run('npm', ['run', 'lint:boundaries', '--
 step('typecheck', () => run('npm', ['run', 'typecheck', '--silent']) === 0) || failed++;
 
 const vitestJson = path.join(out, 'vitest.json');
+const vitestUnhandled = path.join(out, 'vitest-unhandled.json');
 step('unit and API tests (vitest)', () => {
-  const status = run('npx', [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile=${vitestJson}`,
-  ]);
+  const status = run(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      '--reporter=./scripts/vitest-unhandled-reporter.mjs',
+      `--outputFile.json=${vitestJson}`,
+    ],
+    { env: { ...process.env, VITEST_UNHANDLED_FILE: vitestUnhandled } },
+  );
   if (existsSync(vitestJson)) {
     const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
     passed += r.numPassedTests;
@@ -65,6 +71,12 @@ step('unit and API tests (vitest)', () => {
       // e.g. a file that failed to load, or an unhandled error between tests
       failed++;
       failures.push('vitest: errors outside any test (see "Unhandled Errors" above)');
+    }
+    for (const e of unhandledErrors()) {
+      const where = e.testFile
+        ? ` while ${path.relative(process.cwd(), e.testFile)} ran${e.testName ? ` (${e.testName})` : ''}`
+        : '';
+      failures.push(`vitest unhandled ${e.type}${where}:\n      ${e.stack.split('\n').join('\n      ')}`);
     }
   } else if (status !== 0) failed++;
   return status === 0;
@@ -93,6 +105,12 @@ step('browser journeys (playwright)', () => {
   } else if (status !== 0) failed++;
   return status === 0;
 });
+
+/** What scripts/vitest-unhandled-reporter.mjs recorded, or nothing. */
+function unhandledErrors() {
+  if (!existsSync(vitestUnhandled)) return [];
+  return JSON.parse(readFileSync(vitestUnhandled, 'utf8'));
+}
 
 function collectPlaywrightFailures(suites, titles) {
   for (const suite of suites) {
