@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod';
 import { connectSocket, createTestApp, createTestUser, nextEvent, type TestApp } from '../../test/helpers';
 import { SOCKET_BUDGET } from './budget';
-import { createRealtime, type Realtime } from './hub';
+import { createRealtime, publishHandled, type Realtime } from './hub';
 
 /** The hub under test answers a map of its own (the app's hub answers `clientEvents`). */
 const testEvents = {
@@ -188,5 +188,36 @@ describe('socket hub on /socket', () => {
     expect(await reason).toBe('transport close');
     expect(socket.active).toBe(true);
     socket.disconnect();
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)("the Redis adapter's pub client", () => {
+  it('a publish cut off by the closing connection rejects for a caller that waits, and never unhandled', async () => {
+    const { Redis } = await import('ioredis');
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // Queued before the connection is up, then the client closes: ioredis rejects the queue.
+      const awaited = new Redis(redisUrl as string);
+      const waiting = publishHandled(awaited).publish('openpug-test', 'x');
+      awaited.disconnect();
+      await expect(waiting).rejects.toThrow('Connection is closed.');
+      // What the adapter does: publish and drop the promise.
+      const dropped = new Redis(redisUrl as string);
+      void publishHandled(dropped).publish('openpug-test', 'y');
+      dropped.disconnect();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(unhandled).toEqual([]);
+      // Everything else is the client itself.
+      const live = publishHandled(new Redis(redisUrl as string));
+      expect(await live.publish('openpug-test', 'z')).toBe(0);
+      expect(await live.ping()).toBe('PONG');
+      await live.quit();
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

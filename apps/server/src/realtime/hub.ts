@@ -333,8 +333,32 @@ export async function useRedisAdapter(
   const pub = new Redis(redisUrl, { lazyConnect: true });
   const sub = pub.duplicate();
   await Promise.all([pub.connect(), sub.connect()]);
-  realtime.io.adapter(createAdapter(pub, sub, { key }));
+  realtime.io.adapter(createAdapter(publishHandled(pub), sub, { key }));
   return async () => {
     await Promise.allSettled([pub.quit(), sub.quit()]);
   };
+}
+
+/**
+ * The adapter's pub client, with a rejection handler on the promise of every `publish`.
+ * @socket.io/redis-adapter 8.3 drops those promises (dist/index.js, e.g. `broadcast` and every
+ * cross-instance request: `this.pubClient.publish(channel, msg);`), so a publish queued while the
+ * connection closes — Redis restarting, this instance stopping — rejected with nobody listening:
+ * ioredis flushes its queue with "Connection is closed." (built/redis/event_handler.js, `close`),
+ * an unhandled rejection in the server (and a red test run). The same upstream pattern:
+ * socketio/socket.io-redis-emitter#139. The packet is lost either way, which the adapter's docs
+ * accept while Redis is away; a caller that awaits the publish still sees the error.
+ */
+export function publishHandled<T extends { publish: (...args: never[]) => Promise<unknown> }>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== 'publish' || typeof value !== 'function') return value;
+      return (...args: never[]) => {
+        const sent = (value as T['publish']).apply(target, args);
+        sent.catch(() => {});
+        return sent;
+      };
+    },
+  });
 }
