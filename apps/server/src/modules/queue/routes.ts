@@ -40,7 +40,8 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       }
     });
 
-    // Sockets closing together (a restart) arm their graces in one transaction (lib/batch.ts).
+    // Tabs closing together (a network blip, many players at once) book their graces in one
+    // transaction (lib/batch.ts); a stop books none (below).
     const lastTabClosedBatched = batched((userIds: string[]) => lastTabsClosed(ctx, userIds), true);
     ctx.realtime.onSignedOut(async (_socket, userId) => {
       // A stop's sign-outs: the next start gives every queued player a grace (disconnect.ts).
