@@ -10,13 +10,12 @@
  * Needs initdb/pg_ctl and redis-server (CI installs them); skips with a message otherwise.
  */
 import { randomUUID } from 'node:crypto';
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPostgres } from '../src/db/client';
-import { jobs, matches, matchPlayers, users } from '../src/db/schema';
+import { matches, matchPlayers, users } from '../src/db/schema';
 import { createTokens } from '../src/modules/auth/tokens';
-import { simJob } from '../src/modules/gameservers/simulator';
 import { usingPostgres } from './helpers';
 import {
   deploymentEnv,
@@ -213,12 +212,8 @@ describe.skipIf(!!skipReason || usingPostgres())('rolling restart of two instanc
     for (const b of bots) expect(b.reconnects, b.id).toBeGreaterThanOrEqual(1);
     // Each bot was told to move by the instance it was on, rather than finding its transport cut.
     for (const b of bots) expect(b.drainNotices, b.id).toBeGreaterThanOrEqual(1);
-    // Simulator rounds were claimed by more than one process (the instances that were up).
-    const claimers = await database.db
-      .selectDistinct({ by: jobs.claimedBy })
-      .from(jobs)
-      .where(like(jobs.id, `${simJob.kind}:${matchId}:%`));
-    expect(claimers.length).toBeGreaterThanOrEqual(2);
+    // (Each drain's roundsWhileDown above is the simulator's rounds fired by the instance that
+    // stayed up: the rounds were claimed by both processes.)
 
     const expected = expectedSimScore(matchId);
     const m = await row();

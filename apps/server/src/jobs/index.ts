@@ -11,5 +11,5 @@ export function logOf(ctx: AppContext): { error(obj: object, msg: string): void 
 }
 
 export { defineJob, type JobDefinition, type JobKind, jobField } from './define';
-export { FINISHED_JOB_RETENTION_MS, Scheduler } from './scheduler';
+export { Scheduler } from './scheduler';
 export { After, inTransaction } from './tx';

@@ -6,28 +6,33 @@
  * (`ctx.jobs.schedule(tx, after, pickJob, { matchId, index }, dueAt)`); the timer is armed after
  * commit.
  *
- * Firing a job: one transaction claims it with a conditional
- *   UPDATE jobs SET fired_at = now, claimed_by = <instance> WHERE id = $1 AND fired_at IS NULL RETURNING *
+ * Firing a job: one transaction claims it by deleting its row,
+ *   DELETE FROM jobs WHERE id = $1 AND fired_at IS NULL AND due_at <= now RETURNING *
  * and runs the handler in that same transaction, so the claim and the state change commit
  * together: a crash before commit leaves the job pending (it fires after the restart), and a
- * second instance racing for it updates nothing. Effects (socket events) run after commit. The
+ * second instance racing for it deletes nothing. Effects (socket events) run after commit. The
  * payload is read back from the row's key and checked against the kind's schema first: a row
  * whose payload the schema refuses (or of a kind nobody registered) is logged and dropped (its
- * claim commits, `claimed_by` 'invalid'), never retried.
+ * claim commits), never retried. A handler that re-arms its own id (a sweep that books its next
+ * run) inserts a new row in the same transaction.
  *
  * `start()` arms every pending job (overdue ones fire at once) and polls every JOBS_POLL_MS for
  * jobs other instances scheduled. Tests drive it with an injected clock and `runDue()`.
  *
- * Done rows (fired or cancelled) are deleted FINISHED_JOB_RETENTION_MS after they finished, at
- * most once per PRUNE_EVERY_MS. Without that every closed tab and every drop roll added a row
- * forever. They are kept a day rather than deleted at once because a done row is what makes
- * scheduling the same `<kind>:<key>` again a no-op (a late duplicate of an accept deadline or a
- * pick turn must not fire twice); no key is scheduled again a day after its deadline.
+ * A job leaves no row once it fired or was cancelled, so the table holds the pending deadlines
+ * only (2,000 players on two instances had added 786 done rows a minute, kept a day). Nothing
+ * needs the done rows: every kind's key is either new at each scheduling (a random id, the time
+ * it was booked, an index that only grows) or re-checked by its handler against the state
+ * (docs/architecture.md, "How a deadline (job) flows"). Keeping them had been a bug for a match
+ * an admin moves to another server: its simulator step and MatchZy load attempt keys from the
+ * first server were done, so `schedule()` of the same keys did nothing and the moved match
+ * stalled. `fired_at` and `claimed_by` stay one release for the rolling upgrade (an instance of
+ * the older release still claims with an UPDATE); `start()` deletes the done rows it left.
  *
  * Only this folder reads or writes the `jobs` table; other modules use the methods below.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, isNotNull, isNull, like, lt, lte, min, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, like, lte, min, or, type SQL } from 'drizzle-orm';
 import type { AppContext, Clock } from '../context';
 import type { Db } from '../db/client';
 import type { JobDefinition, JobKind } from './define';
@@ -43,8 +48,6 @@ interface Log {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-export const FINISHED_JOB_RETENTION_MS = 24 * 60 * 60_000;
-const PRUNE_EVERY_MS = 10 * 60_000;
 
 export class Scheduler {
   readonly instanceId = randomUUID();
@@ -53,10 +56,6 @@ export class Scheduler {
   private readonly inFlight = new Set<Promise<unknown>>();
   private poller: NodeJS.Timeout | null = null;
   private running = false;
-  private lastPrune = Number.NEGATIVE_INFINITY;
-  // The prune in flight: the poller and runDue both prune, and whichever comes second waits for
-  // the first one's delete instead of returning while its rows are still there.
-  private pruning: Promise<number> | null = null;
   /** The latest a job fired after its due time since `takeFireLagMs()` last read it (metrics). */
   private maxFireLagMs = 0;
 
@@ -118,19 +117,19 @@ export class Scheduler {
     return row.id;
   }
 
-  /** Marks a pending job as done without running it (its turn was taken in time). */
+  /** Drops a pending job without running it (its turn was taken in time). */
   async cancel<P>(tx: Db, after: After, job: JobDefinition<P>, payload: P): Promise<void> {
     await this.cancelWhere(tx, after, eq(jobs.id, this.rowOf(job, payload).id));
   }
 
-  /** Marks every pending job of a kind as done without running it (the drop engine is switched). */
+  /** Drops every pending job of a kind without running it (the drop engine is switched). */
   async cancelAll(tx: Db, after: After, job: JobKind): Promise<string[]> {
     return this.cancelWhere(tx, after, eq(jobs.kind, job.kind));
   }
 
   /**
-   * Marks every pending job whose payload starts with `field` = `value`, of every registered kind
-   * whose first field is `field`, as done without running it (a match that starts over on another
+   * Drops every pending job whose payload starts with `field` = `value`, of every registered kind
+   * whose first field is `field`, without running it (a match that starts over on another
    * game server drops all its `matchId` deadlines). Returns their ids.
    */
   async cancelFor(tx: Db, after: After, field: string, value: string): Promise<string[]> {
@@ -148,8 +147,7 @@ export class Scheduler {
 
   private async cancelWhere(tx: Db, after: After, which: SQL): Promise<string[]> {
     const rows = await tx
-      .update(jobs)
-      .set({ firedAt: this.clock.now(), claimedBy: 'cancelled' })
+      .delete(jobs)
       .where(and(isNull(jobs.firedAt), which))
       .returning({ id: jobs.id });
     const ids = rows.map((r) => r.id);
@@ -178,7 +176,7 @@ export class Scheduler {
     return row?.oldest == null ? null : Number(row.oldest);
   }
 
-  /** How many rows the table holds, done ones included (the table stays bounded). */
+  /** How many rows the table holds (pending ones only, unless an older release left done ones). */
   async rowCount(): Promise<number> {
     const [row] = await this.db.select({ n: count() }).from(jobs);
     return Number(row?.n ?? 0);
@@ -215,8 +213,7 @@ export class Scheduler {
     try {
       await this.db.transaction(async (tx) => {
         const [job] = await tx
-          .update(jobs)
-          .set({ firedAt: this.clock.now(), claimedBy: this.instanceId })
+          .delete(jobs)
           .where(and(eq(jobs.id, id), isNull(jobs.firedAt), lte(jobs.dueAt, this.clock.now())))
           .returning();
         if (!job) return;
@@ -229,9 +226,8 @@ export class Scheduler {
           fired = true;
           return;
         }
-        // Retrying could not help: the row is dropped, and the reason logged.
+        // Retrying could not help: the row is dropped with the claim, and the reason logged.
         this.log.error({ job: { id: job.id, kind: job.kind, key: job.key }, reason: refused }, 'job dropped');
-        await tx.update(jobs).set({ claimedBy: 'invalid' }).where(eq(jobs.id, id));
       });
     } catch (err) {
       this.log.error({ err, id }, 'job failed; it stays pending and is retried');
@@ -267,29 +263,17 @@ export class Scheduler {
       total += n;
       if (n === 0) break;
     }
-    await this.pruneIfDue();
     return total;
   }
 
-  /** Deletes the rows that finished more than a day ago; returns how many. */
-  async pruneFinished(): Promise<number> {
-    this.lastPrune = this.clock.now();
-    const run = this.db
-      .delete(jobs)
-      .where(and(isNotNull(jobs.firedAt), lt(jobs.firedAt, this.clock.now() - FINISHED_JOB_RETENTION_MS)))
-      .returning({ id: jobs.id })
-      .then((gone) => gone.length);
-    this.pruning = run;
-    try {
-      return await run;
-    } finally {
-      if (this.pruning === run) this.pruning = null;
-    }
-  }
-
-  private async pruneIfDue(): Promise<void> {
-    if (this.clock.now() - this.lastPrune >= PRUNE_EVERY_MS) await this.pruneFinished();
-    else if (this.pruning) await this.pruning;
+  /**
+   * Deletes the done rows an older release kept (it marked a job fired or cancelled and pruned it
+   * a day later); returns how many. Runs at each start: in a rolling upgrade the last instance to
+   * come back on this release deletes what the older ones left while they ran.
+   */
+  async deleteDone(): Promise<number> {
+    const gone = await this.db.delete(jobs).where(isNotNull(jobs.firedAt)).returning({ id: jobs.id });
+    return gone.length;
   }
 
   /** Arms every pending job of the database that is not armed here yet. */
@@ -304,13 +288,13 @@ export class Scheduler {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    await this.deleteDone();
     await this.armPending(Number.MAX_SAFE_INTEGER / 2);
     if (this.pollMs > 0) {
       const poll = () => {
         this.poller = setTimeout(() => {
           if (!this.running) return;
           this.armPending(this.pollMs * 2)
-            .then(() => this.pruneIfDue())
             .catch((err) => this.log.error({ err }, 'job poll failed'))
             .finally(() => this.running && poll());
         }, this.pollMs);

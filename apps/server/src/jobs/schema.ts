@@ -4,9 +4,10 @@ import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 /**
  * Persisted deadlines (docs/architecture.md, "How a deadline (job) flows"): every countdown is
  * an absolute deadline stored in the database; a restart re-arms it; it fires at most once, on
- * one instance. `id` is `<kind>:<key>`, so scheduling the same deadline twice is a no-op. A job
- * is done once `firedAt` is set — by the instance that claimed it (`claimedBy`) or by a
- * cancellation ('cancelled'). Done rows are pruned a day later (scheduler.ts).
+ * one instance. `id` is `<kind>:<key>`, so scheduling a pending deadline again is a no-op. A job
+ * that fires or is cancelled is deleted (scheduler.ts says why nothing needs its row). `firedAt`
+ * and `claimedBy` are what the previous release marked done rows with; this release never sets
+ * them, deletes such rows at start, and the next one drops the columns.
  */
 export const jobs = pgTable(
   'jobs',

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   bearer,
   createTestApp,
+  createTestUser,
   manualClock,
   nextEvent,
   startMatch,
@@ -361,8 +362,9 @@ describe('match room', { timeout: 120_000 }, () => {
       (j) => j.firedAt === null && MATCH_JOB_KINDS.includes(j.kind),
     );
     expect(pending).toHaveLength(0);
-    // The simulator went live in time: its live deadline was called off, not fired; each of its
-    // rounds pushed the stale deadline out, and the result called it off.
+    // The simulator went live in time and the result called the live and stale deadlines off:
+    // neither is left (a fired or cancelled job leaves no row), and the match finished rather than
+    // ending on either deadline.
     const jobOf = async (kind: string) =>
       (
         await t.app.ctx.db
@@ -370,8 +372,31 @@ describe('match room', { timeout: 120_000 }, () => {
           .from(jobs)
           .where(eq(jobs.id, `${kind}:${matchId}`))
       )[0];
-    expect((await jobOf(liveJob.kind)).claimedBy).toBe('cancelled');
-    expect((await jobOf(staleJob.kind)).claimedBy).toBe('cancelled');
+    expect(await jobOf(liveJob.kind)).toBeUndefined();
+    expect(await jobOf(staleJob.kind)).toBeUndefined();
+  });
+
+  it('a simulated match an admin moves mid-game starts over on the new server and plays to its result', async () => {
+    const { spectator, matchId } = await matchInPhase('allocated');
+    // A few rounds on the first server: the simulator's steps 0.. have fired.
+    for (let i = 0; i < 8 && (await matchRow(matchId)).round < 3; i++) await advance(1_000);
+    expect((await matchRow(matchId)).round).toBeGreaterThanOrEqual(3);
+    const admin = await createTestUser(t.app, { role: 'ADMIN' });
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/matches/${matchId}/move`,
+      headers: bearer(admin.token),
+      payload: { reason: 'server lags' },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect((await matchRow(matchId)).round).toBe(0);
+    // The same step keys as on the first server are booked again and fire: the old server's done
+    // steps left no rows to make them a no-op (jobs/scheduler.ts).
+    for (let i = 0; i < 60 && (await matchRow(matchId)).status === 'active'; i++) await advance(1_000);
+    const m = await matchRow(matchId);
+    expect([m.status, m.cancelReason]).toEqual(['finished', null]);
+    expect(Math.max(m.scoreOne, m.scoreTwo)).toBeGreaterThanOrEqual(13);
+    await expect.poll(() => last(spectator, 'MATCH_CHANGE_STATUS')).toEqual({ matchId, status: 'finished' });
   });
 
   it('lists matches and a player history; the card figures come from stats', async () => {
