@@ -1,13 +1,84 @@
 /**
  * The match lists: `GET /api/match` (every match, or the running ones) and a player's matches
  * (`GET /api/match/user/:userId`), newest first, a page at a time, each match with its players.
+ *
+ * One query per page: the page's matches, each with its roster as one JSON array built by
+ * PostgreSQL (a correlated subquery on match_players' primary key), and the count of every match
+ * that qualifies as a window over the same rows. Three queries had read the count, the page and
+ * then the hundred player rows of a page of ten; Drizzle maps each column of each row on its own
+ * (`mapResultRow`), and that mapping, the query building and the round trips were most of the
+ * page's cost (bench/RESULTS.md, issue 20 target 3). A roster tuple is decoded by `rosterRow`.
  */
 import { LIVE_MATCH_STATUSES, type MatchListQuery } from '@openpug/shared';
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { matches, matchPlayers } from './schema';
-import { buildSummary, type PlayerRow } from './state';
+import { buildSummary, type RosterRow } from './state';
+
+/** A roster entry as the subquery below builds it: `RosterRow`'s fields in this order. */
+type RosterTuple = [
+  userId: string,
+  name: string,
+  avatar: string | null,
+  elo: number,
+  steamId: string | null,
+  reliability: number | null,
+  team: RosterRow['team'],
+  pickNo: number | null,
+  captain: boolean,
+  replacedAt: number | null,
+];
+
+const rosterRow = ([
+  userId,
+  name,
+  avatar,
+  elo,
+  steamId,
+  reliability,
+  team,
+  pickNo,
+  captain,
+  replacedAt,
+]: RosterTuple): RosterRow => ({
+  userId,
+  name,
+  avatar,
+  elo,
+  steamId,
+  reliability,
+  team,
+  pickNo,
+  captain,
+  replacedAt,
+});
+
+/** The match's players, one tuple each (`RosterTuple`); `[]` for none. */
+const roster = sql<RosterTuple[]>`(
+  SELECT coalesce(json_agg(json_build_array(p.user_id, p.name, p.avatar, p.elo, p.steam_id,
+    p.reliability, p.team, p.pick_no, p.captain, p.replaced_at)), '[]'::json)
+  FROM ${matchPlayers} p WHERE p.match_id = ${matches.id})`;
+
+/** How many rows the query matches before its LIMIT (a window over the same rows). */
+const totalRows = sql<number>`count(*) over ()`.mapWith(Number);
+
+/** What a summary reads of a match row (state.ts `SummaryMatchRow`), and its roster. */
+const summaryColumns = {
+  id: matches.id,
+  status: matches.status,
+  createdAt: matches.createdAt,
+  finishedAt: matches.finishedAt,
+  mapKey: matches.mapKey,
+  mapName: matches.mapName,
+  scoreOne: matches.scoreOne,
+  scoreTwo: matches.scoreTwo,
+  winner: matches.winner,
+  teamOneName: matches.teamOneName,
+  teamTwoName: matches.teamTwoName,
+  roster,
+  total: totalRows,
+};
 
 /** A match list's page of the query (`order` 1: oldest first). */
 function listPage<T extends PgSelect>(query: T, q: MatchListQuery) {
@@ -23,59 +94,69 @@ function statusFilter(status: MatchListQuery['status']): SQL | undefined {
   return status ? eq(matches.status, status) : undefined;
 }
 
-async function playersOf(db: Db, ids: string[]): Promise<Map<string, PlayerRow[]>> {
-  const byMatch = new Map<string, PlayerRow[]>();
-  if (ids.length === 0) return byMatch;
-  const rows = await db.select().from(matchPlayers).where(inArray(matchPlayers.matchId, ids));
-  for (const r of rows) {
-    const list = byMatch.get(r.matchId) ?? [];
-    list.push(r);
-    byMatch.set(r.matchId, list);
-  }
-  return byMatch;
+/**
+ * The count of a page without rows (asked past the end): the window has no row to ride on, so it
+ * is asked on its own. Page 1 without rows has nothing to count.
+ */
+async function totalOf(
+  rows: readonly { total: number }[],
+  q: MatchListQuery,
+  countAll: () => Promise<number>,
+) {
+  if (rows.length > 0) return rows[0].total;
+  return q.page === 1 ? 0 : countAll();
 }
 
 /** Every match, or those of one status (`live`: the running ones). */
 export async function matchList(db: Db, q: MatchListQuery) {
   const where = statusFilter(q.status);
-  // The count and the page at once: one round trip less on a player's page.
-  const [[{ total }], rows] = await Promise.all([
-    db.select({ total: count() }).from(matches).where(where),
-    listPage(db.select().from(matches).where(where).$dynamic(), q),
-  ]);
-  const players = await playersOf(
-    db,
-    rows.map((r) => r.id),
+  const rows = await listPage(db.select(summaryColumns).from(matches).where(where).$dynamic(), q);
+  const totalDocs = await totalOf(rows, q, async () =>
+    Number((await db.select({ total: count() }).from(matches).where(where))[0].total),
   );
-  return { docs: rows.map((m) => buildSummary(m, players.get(m.id) ?? [])), totalDocs: Number(total) };
+  return { docs: rows.map((m) => buildSummary(m, m.roster.map(rosterRow))), totalDocs };
 }
 
 /** A player's matches (`GET /api/match/user/:userId`): each with the player's own line. */
 export async function userMatchList(db: Db, userId: string, q: MatchListQuery) {
   const where = and(eq(matchPlayers.userId, userId), statusFilter(q.status));
-  const [[{ total }], rows] = await Promise.all([
+  const rows = await listPage(
     db
-      .select({ total: count() })
+      .select({
+        match: summaryColumns,
+        player: {
+          team: matchPlayers.team,
+          leftAt: matchPlayers.leftAt,
+          kills: matchPlayers.kills,
+          deaths: matchPlayers.deaths,
+          assists: matchPlayers.assists,
+          eloBefore: matchPlayers.eloBefore,
+          eloAfter: matchPlayers.eloAfter,
+        },
+      })
       .from(matchPlayers)
       .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-      .where(where),
-    listPage(
-      db
-        .select({ match: matches, player: matchPlayers })
-        .from(matchPlayers)
-        .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-        .where(where)
-        .$dynamic(),
-      q,
-    ),
-  ]);
-  const players = await playersOf(
-    db,
-    rows.map((r) => r.match.id),
+      .where(where)
+      .$dynamic(),
+    q,
+  );
+  const totalDocs = await totalOf(
+    rows.map((r) => r.match),
+    q,
+    async () =>
+      Number(
+        (
+          await db
+            .select({ total: count() })
+            .from(matchPlayers)
+            .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+            .where(where)
+        )[0].total,
+      ),
   );
   return {
     docs: rows.map(({ match, player }) => ({
-      ...buildSummary(match, players.get(match.id) ?? []),
+      ...buildSummary(match, match.roster.map(rosterRow)),
       player: {
         team: player.team,
         // A leaver lost, whatever the score (docs/contract.md §4).
@@ -94,6 +175,6 @@ export async function userMatchList(db: Db, userId: string, q: MatchListQuery) {
         eloAfter: player.eloAfter,
       },
     })),
-    totalDocs: Number(total),
+    totalDocs,
   };
 }

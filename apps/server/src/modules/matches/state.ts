@@ -15,7 +15,37 @@ export type PlayerRow = typeof matchPlayers.$inferSelect;
 /** On a team and not replaced by a substitute (a replaced leaver's row stays for the result). */
 export const isRostered = (p: PlayerRow) => p.team !== null && p.replacedAt === null;
 
-export function toPlayer(p: PlayerRow): MatchPlayer {
+/** What a team line and a summary read of a player's row (the match lists read no more). */
+export type RosterRow = Pick<
+  PlayerRow,
+  | 'userId'
+  | 'name'
+  | 'avatar'
+  | 'elo'
+  | 'steamId'
+  | 'reliability'
+  | 'team'
+  | 'pickNo'
+  | 'captain'
+  | 'replacedAt'
+>;
+/** What a summary reads of a match row. */
+export type SummaryMatchRow = Pick<
+  MatchRow,
+  | 'id'
+  | 'status'
+  | 'createdAt'
+  | 'finishedAt'
+  | 'mapKey'
+  | 'mapName'
+  | 'scoreOne'
+  | 'scoreTwo'
+  | 'winner'
+  | 'teamOneName'
+  | 'teamTwoName'
+>;
+
+export function toPlayer(p: RosterRow): MatchPlayer {
   return {
     _id: p.userId,
     name: p.name,
@@ -26,7 +56,7 @@ export function toPlayer(p: PlayerRow): MatchPlayer {
   };
 }
 
-function team(m: MatchRow, players: readonly PlayerRow[], key: TeamKey) {
+function team(m: Pick<MatchRow, 'teamOneName' | 'teamTwoName'>, players: readonly RosterRow[], key: TeamKey) {
   const members = players
     .filter((p) => p.team === key && p.replacedAt === null)
     .sort((a, b) => (a.pickNo ?? 0) - (b.pickNo ?? 0));
@@ -96,7 +126,7 @@ export function buildState(
   };
 }
 
-export function buildSummary(m: MatchRow, players: readonly PlayerRow[]): MatchSummary {
+export function buildSummary(m: SummaryMatchRow, players: readonly RosterRow[]): MatchSummary {
   return {
     _id: m.id,
     status: m.status,
