@@ -268,25 +268,21 @@ describe('persisted deadlines', () => {
     const s = scheduler(database.db, clock);
     s.register(nameJob('older', fired));
     // What the release before this one left: rows marked fired or cancelled, and one pending.
-    await database.db.insert(jobs).values([
-      {
-        id: 'older:f',
-        kind: 'older',
-        key: 'f',
-        dueAt: clock.now() - 9_000,
-        firedAt: clock.now() - 8_000,
-        claimedBy: 'old-instance',
-      },
-      {
-        id: 'older:c',
-        kind: 'older',
-        key: 'c',
-        dueAt: clock.now() - 9_000,
-        firedAt: clock.now() - 8_000,
-        claimedBy: 'cancelled',
-      },
-      { id: 'older:p', kind: 'older', key: 'p', dueAt: clock.now() - 1_000 },
-    ]);
+    const done = (key: string, claimedBy: string) => ({
+      id: `older:${key}`,
+      kind: 'older',
+      key,
+      dueAt: clock.now() - 9_000,
+      firedAt: clock.now() - 8_000,
+      claimedBy,
+    });
+    await database.db
+      .insert(jobs)
+      .values([
+        done('f', 'old-instance'),
+        done('c', 'cancelled'),
+        { id: 'older:p', kind: 'older', key: 'p', dueAt: clock.now() - 1_000 },
+      ]);
     await s.start();
     expect(
       (await database.db.select({ id: jobs.id }).from(jobs).where(like(jobs.id, 'older:%'))).map((r) => r.id),

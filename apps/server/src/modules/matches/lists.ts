@@ -7,7 +7,7 @@
  * that qualifies as a window over the same rows. Three queries had read the count, the page and
  * then the hundred player rows of a page of ten; Drizzle maps each column of each row on its own
  * (`mapResultRow`), and that mapping, the query building and the round trips were most of the
- * page's cost (bench/RESULTS.md, issue 20 target 3). A roster tuple is decoded by `rosterRow`.
+ * page's cost (bench/RESULTS.md, issue 20 target 3).
  */
 import { LIVE_MATCH_STATUSES, type MatchListQuery } from '@openpug/shared';
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
@@ -16,48 +16,11 @@ import type { Db } from '../../db/client';
 import { matches, matchPlayers } from './schema';
 import { buildSummary, type RosterRow } from './state';
 
-/** A roster entry as the subquery below builds it: `RosterRow`'s fields in this order. */
-type RosterTuple = [
-  userId: string,
-  name: string,
-  avatar: string | null,
-  elo: number,
-  steamId: string | null,
-  reliability: number | null,
-  team: RosterRow['team'],
-  pickNo: number | null,
-  captain: boolean,
-  replacedAt: number | null,
-];
-
-const rosterRow = ([
-  userId,
-  name,
-  avatar,
-  elo,
-  steamId,
-  reliability,
-  team,
-  pickNo,
-  captain,
-  replacedAt,
-]: RosterTuple): RosterRow => ({
-  userId,
-  name,
-  avatar,
-  elo,
-  steamId,
-  reliability,
-  team,
-  pickNo,
-  captain,
-  replacedAt,
-});
-
-/** The match's players, one tuple each (`RosterTuple`); `[]` for none. */
-const roster = sql<RosterTuple[]>`(
-  SELECT coalesce(json_agg(json_build_array(p.user_id, p.name, p.avatar, p.elo, p.steam_id,
-    p.reliability, p.team, p.pick_no, p.captain, p.replaced_at)), '[]'::json)
+/** The match's players as `RosterRow`s (state.ts), built by PostgreSQL; `[]` for none. */
+const roster = sql<RosterRow[]>`(
+  SELECT coalesce(json_agg(json_build_object('userId', p.user_id, 'name', p.name,
+    'avatar', p.avatar, 'elo', p.elo, 'steamId', p.steam_id, 'reliability', p.reliability,
+    'team', p.team, 'pickNo', p.pick_no, 'captain', p.captain, 'replacedAt', p.replaced_at)), '[]'::json)
   FROM ${matchPlayers} p WHERE p.match_id = ${matches.id})`;
 
 /** How many rows the query matches before its LIMIT (a window over the same rows). */
@@ -114,7 +77,7 @@ export async function matchList(db: Db, q: MatchListQuery) {
   const totalDocs = await totalOf(rows, q, async () =>
     Number((await db.select({ total: count() }).from(matches).where(where))[0].total),
   );
-  return { docs: rows.map((m) => buildSummary(m, m.roster.map(rosterRow))), totalDocs };
+  return { docs: rows.map((m) => buildSummary(m, m.roster)), totalDocs };
 }
 
 /** A player's matches (`GET /api/match/user/:userId`): each with the player's own line. */
@@ -156,7 +119,7 @@ export async function userMatchList(db: Db, userId: string, q: MatchListQuery) {
   );
   return {
     docs: rows.map(({ match, player }) => ({
-      ...buildSummary(match, match.roster.map(rosterRow)),
+      ...buildSummary(match, match.roster),
       player: {
         team: player.team,
         // A leaver lost, whatever the score (docs/contract.md §4).

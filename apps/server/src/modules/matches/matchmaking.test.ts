@@ -411,6 +411,18 @@ describe('match room', { timeout: 120_000 }, () => {
     });
     const doc = mine.json().docs[0];
     expect(mine.json().totalDocs).toBe(1);
+    // The lists' teams (their roster read in one query: lists.ts) are the match room's.
+    const room = await state(ps[0], matchId);
+    const teams = (d: MatchState) => ({ teamOne: d.teamOne, teamTwo: d.teamTwo });
+    expect(teams(doc)).toEqual(teams(room));
+    expect(teams(list.json().docs[0])).toEqual(teams(room));
+    expect(room.teamOne.players).toHaveLength(5);
+    // A page past the end still counts them.
+    const past = await t.app.inject({
+      method: 'GET',
+      url: `/api/match/user/${ps[0].user.id}/?page=3&limit=5`,
+    });
+    expect(past.json()).toEqual({ docs: [], totalDocs: 1 });
     expect(doc.player.eloAfter - doc.player.eloBefore).toBe(doc.player.victory ? 12 : -10);
     expect((await t.app.inject({ method: 'GET', url: '/api/match?limit=1000' })).statusCode).toBe(422);
     expect((await t.app.inject({ method: 'GET', url: '/api/match/nope' })).json()).toEqual({
