@@ -50,6 +50,18 @@ if [[ "${1:-start}" == "stop" ]]; then
   exit 0
 fi
 
+# One homeserver per data directory: a second one on another port would share the first one's
+# SQLite database, and both break (stream ids out of step). Asked for another port while one runs
+# here, the running one is what is printed; SYNAPSE_DIR gives a second one its own directory.
+if [[ -f "$DIR/homeserver.pid" ]] && kill -0 "$(cat "$DIR/homeserver.pid")" 2>/dev/null; then
+  running_port="$(sed -n 's/^  - port: \([0-9]*\)$/\1/p' "$DIR/homeserver.yaml" | head -1)"
+  if [[ -n "$running_port" && "$running_port" != "$PORT" ]]; then
+    log "a homeserver already runs on port $running_port for $DIR: using it (SYNAPSE_DIR for a second one)"
+    PORT="$running_port"
+    URL="http://127.0.0.1:$PORT"
+  fi
+fi
+
 if [[ -f "$DIR/shared_secret" ]] && up; then
   log "already running at $URL"
   print_env
