@@ -40,7 +40,6 @@ const summaryColumns = {
   teamOneName: matches.teamOneName,
   teamTwoName: matches.teamTwoName,
   roster,
-  total: totalRows,
 };
 
 /** A match list's page of the query (`order` 1: oldest first). */
@@ -64,19 +63,24 @@ function statusFilter(status: MatchListQuery['status']): SQL | undefined {
 async function totalOf(
   rows: readonly { total: number }[],
   q: MatchListQuery,
-  countAll: () => Promise<number>,
-) {
+  countAll: () => Promise<{ total: number }[]>,
+): Promise<number> {
   if (rows.length > 0) return rows[0].total;
-  return q.page === 1 ? 0 : countAll();
+  return q.page === 1 ? 0 : (await countAll())[0].total;
 }
 
 /** Every match, or those of one status (`live`: the running ones). */
 export async function matchList(db: Db, q: MatchListQuery) {
   const where = statusFilter(q.status);
-  const rows = await listPage(db.select(summaryColumns).from(matches).where(where).$dynamic(), q);
-  const totalDocs = await totalOf(rows, q, async () =>
-    Number((await db.select({ total: count() }).from(matches).where(where))[0].total),
+  const rows = await listPage(
+    db
+      .select({ ...summaryColumns, total: totalRows })
+      .from(matches)
+      .where(where)
+      .$dynamic(),
+    q,
   );
+  const totalDocs = await totalOf(rows, q, () => db.select({ total: count() }).from(matches).where(where));
   return { docs: rows.map((m) => buildSummary(m, m.roster)), totalDocs };
 }
 
@@ -87,6 +91,7 @@ export async function userMatchList(db: Db, userId: string, q: MatchListQuery) {
     db
       .select({
         match: summaryColumns,
+        total: totalRows,
         player: {
           team: matchPlayers.team,
           leftAt: matchPlayers.leftAt,
@@ -103,19 +108,12 @@ export async function userMatchList(db: Db, userId: string, q: MatchListQuery) {
       .$dynamic(),
     q,
   );
-  const totalDocs = await totalOf(
-    rows.map((r) => r.match),
-    q,
-    async () =>
-      Number(
-        (
-          await db
-            .select({ total: count() })
-            .from(matchPlayers)
-            .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-            .where(where)
-        )[0].total,
-      ),
+  const totalDocs = await totalOf(rows, q, () =>
+    db
+      .select({ total: count() })
+      .from(matchPlayers)
+      .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
+      .where(where),
   );
   return {
     docs: rows.map(({ match, player }) => ({
