@@ -58,7 +58,8 @@ step('unit and API tests (vitest)', () => {
     for (const file of r.testResults) {
       const name = path.relative(process.cwd(), file.name);
       for (const t of file.assertionResults) {
-        if (t.status === 'failed') failures.push(`vitest ${name} › ${t.fullName}`);
+        if (t.status === 'failed')
+          failures.push(`vitest ${name} › ${t.fullName}\n      ${vitestWhy(t.failureMessages)}`);
         // Passed with the errors of an earlier attempt kept: it needed the retry (vitest.config.ts).
         else if (t.status === 'passed' && t.failureMessages.length > 0)
           flaky.push(`vitest ${name} › ${t.fullName}`);
@@ -105,6 +106,22 @@ step('browser journeys (playwright)', () => {
   } else if (status !== 0) failed++;
   return status === 0;
 });
+
+/**
+ * A failed test's error, first lines of each attempt (the retry's may differ), so the end of a
+ * truncated CI log says why and where, not only which.
+ */
+function vitestWhy(messages) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the reporter's colour codes
+  const plain = (m) => String(m).replace(/\u001b\[[0-9;]*m/g, '');
+  const attempt = (m) => {
+    const lines = plain(m).split('\n');
+    const at = lines.find((l) => /^\s+at .*\.test\.ts:\d+/.test(l))?.trim() ?? '';
+    const head = lines.filter((l) => l.trim() && !/^\s+at /.test(l)).slice(0, 3);
+    return `${head.join(' | ').slice(0, 400)} ${at}`.trim();
+  };
+  return messages.length ? messages.map(attempt).join('\n      ') : 'no error recorded';
+}
 
 /** What scripts/vitest-unhandled-reporter.mjs recorded, or nothing. */
 function unhandledErrors() {

@@ -116,6 +116,10 @@ describe('the arming rule', () => {
     expect(await dms(t, b)).toHaveLength(1);
     // The first ten accept and leave into a match; three remain: a new rise for b.
     for (const p of ps.slice(0, 10)) await readyQueue(t.app.ctx, p.id);
+    // The pop re-arms after its commit (queue.matched). The players' status patches book this
+    // window's check first, and here the test fires it: wait for the re-arm, as the window's end
+    // would in production (a pop after the window's check books the next window).
+    await expect.poll(() => stateOf(t, b)).toBe('armed');
     await check(t, clock);
     expect(await dms(t, b)).toHaveLength(2);
   });

@@ -304,7 +304,11 @@ describe('a TeamSpeak channel per team (fake ServerQuery, simulator)', () => {
     await armCleanup(t.app.ctx, clock.now());
     await t.app.ctx.jobs.runDue();
     // The job may have fired on its own timer instead, while runDue found it claimed: wait for it.
-    await vi.waitFor(() => expect(fake.channels.map((c) => c.cid)).not.toContain(orphan.cid));
+    // The sweep's commands queue behind the flood limiter, which the tests before this one kept
+    // busy (10 commands a 3 s window): give it more than a window, not waitFor's default 1 s.
+    await vi.waitFor(() => expect(fake.channels.map((c) => c.cid)).not.toContain(orphan.cid), {
+      timeout: 10_000,
+    });
     const cids = fake.channels.map((c) => c.cid);
     expect(cids).toContain(elsewhere.cid);
     expect(cids).toContain(own.cid);
