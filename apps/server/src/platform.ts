@@ -100,7 +100,10 @@ export async function createPlatform(base: AppBase, options: BuildOptions) {
     tokens,
     log: app.log,
     trustProxy: trustProxyOption(base.config.TRUST_PROXY),
-    drainNoticeMs: base.config.DRAIN_NOTICE_MS,
+    // The notice moves clients to another instance; one instance alone (no Redis adapter) has
+    // none, and its clients' refused reconnects kept the stop busy: 19,000 sockets stretched the
+    // 2 s notice to 9.25 s (bench/RESULTS.md, session 13). Running handlers still answer first.
+    drainNoticeMs: base.config.REDIS_URL ? base.config.DRAIN_NOTICE_MS : 0,
   });
   const ctx: AppContext = {
     ...base,

@@ -189,6 +189,25 @@ describe('socket hub on /socket', () => {
     expect(socket.active).toBe(true);
     socket.disconnect();
   });
+
+  it('one instance alone sends no drain notice: its clients have no other instance to move to', async () => {
+    // DRAIN_NOTICE_MS set, no REDIS_URL: the notice (and its wait) is for several instances
+    // (test/rolling.test.ts); a client that obeyed it here would only be refused until the stop.
+    const t2 = await createTestApp({ env: { DRAIN_NOTICE_MS: '5000' } });
+    await t2.listen();
+    const user = await createTestUser(t2.app);
+    const socket = await connectSocket(t2.url, user.token);
+    let notices = 0;
+    socket.on('server-draining', () => notices++);
+    const reason = nextEvent<string>(socket, 'disconnect');
+    const started = Date.now();
+    await t2.close();
+    expect(await reason).toBe('transport close');
+    expect(notices).toBe(0);
+    // A client that ignores the notice would have held the stop for the whole 5 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    socket.disconnect();
+  });
 });
 
 const redisUrl = process.env.TEST_REDIS_URL;
