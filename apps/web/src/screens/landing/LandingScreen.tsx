@@ -6,12 +6,13 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { lazyFeature } from '../../app/lazyFeature';
+import { useAfterFirstPaint } from '../../app/useAfterFirstPaint';
 import { useSession } from '../../features/session/store';
 import controls from '../../ui/controls.module.css';
 import { HeroArt } from './HeroArt';
 import styles from './LandingScreen.module.css';
 
-// The match lists use MUI and the query cache: loaded after the first paint.
+// The match lists use MUI and the query cache: mounted (so loaded) once the hero has painted.
 const PublicMatches = lazyFeature(() =>
   import('../../features/matches/MatchList').then((m) => m.PublicMatches),
 );
@@ -51,13 +52,12 @@ function Hero() {
 
 export function LandingScreen() {
   const { t } = useTranslation();
+  const painted = useAfterFirstPaint();
   return (
     <div className={styles.page}>
       <Hero />
       <h2 className={styles.sectionTitle}>{t('screens.landing.title')}</h2>
-      <Suspense fallback={null}>
-        <PublicMatches />
-      </Suspense>
+      <Suspense fallback={null}>{painted && <PublicMatches />}</Suspense>
     </div>
   );
 }

@@ -30,7 +30,10 @@ function Stat({ label, value, accent }: { label: string; value: string; accent?:
 export function UserHeader({ user }: { user: UserCardData | undefined }) {
   const { t } = useTranslation();
   const { relation, actions } = useCardActions(user?._id);
-  if (!user) return <Skeleton variant="rounded" height={220} sx={{ mb: 3 }} />;
+  // The header's own height while it loads, so the tabs and the section below do not jump when
+  // it arrives (a phone stacks the avatar above the name: 350 px, which Lighthouse measured as a
+  // 0.06 layout shift with 220; bench/RESULTS.md, session 15).
+  if (!user) return <Skeleton variant="rounded" sx={{ mb: 3, height: { xs: 350, sm: 220 } }} />;
   return (
     <Box
       component="header"

@@ -1,0 +1,24 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * False on the first render, true once the browser has painted it. A lazy part rendered only then
+ * starts its downloads after the first paint instead of in the same render (React.lazy imports
+ * during rendering): Lighthouse counts every request that starts before the largest paint as
+ * holding it up, and the landing page's match lists (MUI, the query cache: about 140 KB) had made
+ * its LCP 3.1 s where its first paint was 1.9 s (bench/RESULTS.md, session 15).
+ */
+export function useAfterFirstPaint(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    // requestAnimationFrame runs just before the next paint; the task it queues runs after it.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
