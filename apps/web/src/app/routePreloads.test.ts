@@ -8,11 +8,11 @@ const graph: ShellGraph = {
   'index.js': { file: 'assets/index.js', src: '/w/src/main.tsx', isEntry: true, imports: ['shell.js'] },
   'shell.js': { file: 'assets/shell.js', imports: [], css: ['assets/shell.css'] },
   'landing.js': { file: 'assets/landing.js', src: '/w/src/screens/landing/index.ts', imports: ['shell.js'] },
-  'leaderboard.js': {
-    file: 'assets/leaderboard.js',
-    src: '/w/src/screens/leaderboard/index.ts',
+  'season.js': {
+    file: 'assets/season.js',
+    src: '/w/src/screens/season/index.ts',
     imports: ['table.js', 'shell.js'],
-    css: ['assets/leaderboard.css'],
+    css: ['assets/season.css'],
   },
   'table.js': { file: 'assets/table.js', imports: [] },
   'not-found.js': { file: 'assets/not-found.js', src: '/w/src/screens/not-found/index.ts', imports: [] },
@@ -29,7 +29,7 @@ const graph: ShellGraph = {
 const table: RouteEntry[] = [
   { path: '/', requiresAuth: false, screen: 'landing' },
   { path: '/old', requiresAuth: false },
-  { path: '/leaderboard', requiresAuth: false, screen: 'leaderboard' },
+  { path: '/season', requiresAuth: false, screen: 'season' },
   { path: '*', requiresAuth: false, screen: 'not-found' },
 ];
 
@@ -37,15 +37,15 @@ describe('route preloads', () => {
   const preloads = routePreloads(graph, table);
 
   it("names each route's screen with its imports and CSS, leaving out what index.html already loads", () => {
-    expect(preloads.routes.map((r) => r.path)).toEqual(['/', '/leaderboard', '*']);
+    expect(preloads.routes.map((r) => r.path)).toEqual(['/', '/season', '*']);
     // The landing screen is plain: no FeatureProviders.
     expect(preloads.routes[0].files).toEqual(['/assets/landing.js']);
     expect(preloads.routes[1].files).toEqual([
-      '/assets/leaderboard.js',
+      '/assets/season.js',
       '/assets/table.js',
       '/assets/providers.js',
       '/assets/mui.js',
-      '/assets/leaderboard.css',
+      '/assets/season.css',
     ]);
   });
 

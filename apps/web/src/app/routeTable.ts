@@ -35,10 +35,11 @@ export const SCREEN_NAMES = [
 export type ScreenName = (typeof SCREEN_NAMES)[number];
 
 /**
- * Screens drawn without MUI (plain React + CSS), so the landing route's first load stays small.
+ * Screens whose first paint needs no MUI (plain React + CSS; their MUI parts mount after it), so
+ * their first load stays small.
  * Every other screen renders inside FeatureProviders (MUI theme, query cache).
  */
-export const PLAIN_SCREENS: ReadonlySet<ScreenName> = new Set<ScreenName>(['landing']);
+export const PLAIN_SCREENS: ReadonlySet<ScreenName> = new Set<ScreenName>(['landing', 'leaderboard']);
 
 /** Which part of a user's page a child route of /user/:userId shows. */
 export type UserContent = 'matches' | 'drops' | 'stats' | 'friends' | 'highlights';

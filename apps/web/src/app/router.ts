@@ -1,6 +1,7 @@
 import { createBrowserRouter } from 'react-router';
 import { LOGIN_PATH, startSessionRules } from '../features/accounts/sessionRules';
 import { useSession } from '../features/session/store';
+import { reloadIntoPendingNavigation } from './chunkRecovery';
 import { buildRoutes } from './routes';
 import { checkVersionWhenDue } from './versionCheck';
 
@@ -12,6 +13,11 @@ export function createAppRouter() {
   });
   // Token refresh, live user updates, and the login route after a logout (also by a 401).
   startSessionRules({ onLoggedOut: () => void router.navigate(LOGIN_PATH) });
+  // A chunk that fails after a deploy reloads into the screen the player was opening.
+  reloadIntoPendingNavigation(() => {
+    const to = router.state.navigation.location;
+    return to ? `${to.pathname}${to.search}${to.hash}` : null;
+  });
   // Long-lived tabs pick up new deployments at a navigation, where a reload disturbs least.
   router.subscribe((state) => {
     if (state.navigation.state === 'idle') void checkVersionWhenDue();
