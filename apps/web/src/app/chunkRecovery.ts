@@ -3,8 +3,8 @@
  * hashed names; after a deploy the old names answer 404, and the tab could not open another screen
  * until the player reloaded by hand. When a chunk fails to load, the tab asks /version.json: if a
  * newer build is deployed it reloads once into it, on the same URL (or the one being opened), so
- * the player stays where they were or goes where they were going (the match room's URL; the queue place is kept by the server across a reload, and the
- * widget restores it). It reloads at most once per deployed version (remembered for the tab), so a
+ * the player stays where they were or goes where they were going (the match room's URL; the queue
+ * place is kept by the server across a reload, and the widget restores it). It reloads at most once per deployed version (remembered for the tab), so a
  * chunk that is really missing cannot loop; then the error is shown as before (Reload screen).
  */
 import { APP_VERSION, fetchDeployedVersion, isNewerVersion } from './versionCheck';

@@ -1,17 +1,16 @@
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import styles from './ScreenPage.module.css';
 
-/** The frame of every screen: a centred column with the screen's title as its heading. */
+/**
+ * The frame of every screen: a centred column with the screen's title as its heading. Plain
+ * React + CSS, so a plain screen (app/routeTable.ts PLAIN_SCREENS) paints its title before MUI has
+ * loaded, in the same frame as every other screen.
+ */
 export function ScreenPage({ title, children }: { title: string; children?: ReactNode }) {
   return (
-    <Box
-      sx={{ px: { xs: 2, sm: 3, md: 4 }, py: { xs: 2.5, md: 4 }, maxWidth: 1200, mx: 'auto', width: '100%' }}
-    >
-      <Typography variant="h1" component="h1" sx={{ mb: 3, fontSize: { xs: '1.6rem', md: '2rem' } }}>
-        {title}
-      </Typography>
+    <div className={styles.page}>
+      <h1 className={styles.title}>{title}</h1>
       {children}
-    </Box>
+    </div>
   );
 }

@@ -2,11 +2,10 @@
  * The landing page (/): a hero, then the public matches (filled by the matches feature). It is
  * part of the first paint, so it is plain React + CSS (no MUI); see app/FeatureProviders.tsx.
  */
-import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { AfterFirstPaint } from '../../app/AfterFirstPaint';
 import { lazyFeature } from '../../app/lazyFeature';
-import { useAfterFirstPaint } from '../../app/useAfterFirstPaint';
 import { useSession } from '../../features/session/store';
 import controls from '../../ui/controls.module.css';
 import { HeroArt } from './HeroArt';
@@ -52,12 +51,13 @@ function Hero() {
 
 export function LandingScreen() {
   const { t } = useTranslation();
-  const painted = useAfterFirstPaint();
   return (
     <div className={styles.page}>
       <Hero />
       <h2 className={styles.sectionTitle}>{t('screens.landing.title')}</h2>
-      <Suspense fallback={null}>{painted && <PublicMatches />}</Suspense>
+      <AfterFirstPaint>
+        <PublicMatches />
+      </AfterFirstPaint>
     </div>
   );
 }

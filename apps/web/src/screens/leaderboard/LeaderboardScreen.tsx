@@ -1,22 +1,22 @@
 /**
- * /leaderboard. The title is plain React + CSS and paints with the first frame; the table (MUI,
- * the query cache) mounts once it has painted, as the landing's match lists do, so that its
+ * /leaderboard. The title (ScreenPage, plain React + CSS) paints with the first frame; the table
+ * (MUI, the query cache) mounts once it has painted, as the landing's match lists do, so that its
  * downloads do not hold up the page's largest paint (bench/RESULTS.md, session 15).
  */
-import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AfterFirstPaint } from '../../app/AfterFirstPaint';
 import { lazyFeature } from '../../app/lazyFeature';
-import { useAfterFirstPaint } from '../../app/useAfterFirstPaint';
-import { PlainScreenPage } from '../../ui/PlainScreenPage';
+import { ScreenPage } from '../../ui/ScreenPage';
 
 const LeaderboardTable = lazyFeature(() => import('./LeaderboardTable').then((m) => m.LeaderboardTable));
 
 export function LeaderboardScreen() {
   const { t } = useTranslation();
-  const painted = useAfterFirstPaint();
   return (
-    <PlainScreenPage title={t('screens.leaderboard.title')}>
-      <Suspense fallback={null}>{painted && <LeaderboardTable />}</Suspense>
-    </PlainScreenPage>
+    <ScreenPage title={t('screens.leaderboard.title')}>
+      <AfterFirstPaint>
+        <LeaderboardTable />
+      </AfterFirstPaint>
+    </ScreenPage>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useState } from 'react';
 
 /**
  * False on the first render, true once the browser has painted it. A lazy part rendered only then
@@ -21,4 +21,10 @@ export function useAfterFirstPaint(): boolean {
     };
   }, []);
   return painted;
+}
+
+/** Renders its (lazy) children once the first paint is done; nothing until they have loaded. */
+export function AfterFirstPaint({ children }: { children: ReactNode }) {
+  const painted = useAfterFirstPaint();
+  return <Suspense fallback={null}>{painted && children}</Suspense>;
 }

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { useAfterFirstPaint } from './useAfterFirstPaint';
+import { useAfterFirstPaint } from './AfterFirstPaint';
 
 function Probe() {
   return <p>{useAfterFirstPaint() ? 'painted' : 'first'}</p>;
