@@ -20,7 +20,11 @@ describe('index.html names the first files of the requested route', () => {
       JSON.stringify({
         routes: [
           { path: '/', files: ['/assets/landing.js'] },
-          { path: '/user/:userId/matches', files: ['/assets/user.js', '/assets/user.css'] },
+          {
+            path: '/user/:userId/matches',
+            files: ['/assets/user.js', '/assets/user.css'],
+            firstRequest: '/users/:userId',
+          },
           { path: '*', files: ['/assets/not-found.js'] },
         ],
         locales: { en: ['/assets/en.js'], de: ['/assets/de.js'] },
@@ -63,5 +67,26 @@ describe('index.html names the first files of the requested route', () => {
     const api = await page('/api/nothing-here');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ errors: { msg: 'NOT_FOUND' } });
+  });
+
+  it("names the screen's first API request for this path, escaped, ahead of the scripts", async () => {
+    const res = await page('/user/4f9c/matches');
+    expect(res.body).toContain(
+      '<link rel="preload" as="fetch" crossorigin="anonymous" href="/api/users/4f9c">',
+    );
+    expect(res.body.indexOf('/api/users/4f9c')).toBeLessThan(res.body.indexOf('/assets/index.js'));
+    // Another player: another link, another ETag.
+    const other = await page('/user/77aa/matches');
+    expect(other.body).toContain('href="/api/users/77aa"');
+    expect(other.body).not.toContain('/api/users/4f9c');
+    expect(other.headers.etag).not.toBe(res.headers.etag);
+    // A quote or a tag in the address reaches the page encoded, never as markup.
+    const hostile = await page('/user/%22%3E%3Cscript%3Ex/matches');
+    expect(hostile.body).toContain('href="/api/users/%22%3E%3Cscript%3Ex"');
+    expect(hostile.body).not.toContain('"><script>');
+    // An undecodable address never gets this far: the server refuses it first.
+    const broken = await page('/user/%E0%A4%A/matches');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.body).not.toContain('as="fetch"');
   });
 });

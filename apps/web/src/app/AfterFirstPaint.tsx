@@ -1,4 +1,4 @@
-import { type ReactNode, Suspense, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, startTransition, useEffect, useState } from 'react';
 
 /**
  * False on the first render, true once the browser has painted it. A lazy part rendered only then
@@ -11,9 +11,12 @@ export function useAfterFirstPaint(): boolean {
   const [painted, setPainted] = useState(false);
   useEffect(() => {
     // requestAnimationFrame runs just before the next paint; the task it queues runs after it.
+    // A transition: React renders what mounts then in slices that yield to the browser, instead of
+    // one long task that would hold a tap (Lighthouse's total blocking time; bench/RESULTS.md,
+    // session 16).
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
+      timer = setTimeout(() => startTransition(() => setPainted(true)), 0);
     });
     return () => {
       cancelAnimationFrame(frame);

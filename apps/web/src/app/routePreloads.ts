@@ -15,11 +15,15 @@ import {
   type ShellGraph,
   staticClosure,
 } from '../serviceWorker/shellPrecache';
-import { flattenRoutes, PLAIN_SCREENS, ROUTE_TABLE, type RouteEntry } from './routeTable';
+import { PLAIN_SCREENS, ROUTE_TABLE, type RouteEntry } from './routeTable';
 
 export interface RoutePreloads {
-  /** In route-table order; the server takes the first path that matches (`*` last). */
-  routes: { path: string; files: string[] }[];
+  /**
+   * In route-table order; the server takes the first path that matches (`*` last). `firstRequest`:
+   * the screen's first API GET (below /api, with the path's params; its own or its parent's), which
+   * the server names as `<link rel="preload" as="fetch">`.
+   */
+  routes: { path: string; files: string[]; firstRequest?: string }[];
   /** The texts of each language (chosen by the request's Accept-Language). */
   locales: Record<string, string[]>;
 }
@@ -41,13 +45,14 @@ export function routePreloads(graph: ShellGraph, table: RouteEntry[] = ROUTE_TAB
     const css = wanted.flatMap((k) => graph[k].css ?? []);
     return [...new Set([...wanted.map((k) => graph[k].file), ...css])].map((file) => `/${file}`);
   };
-  const routes = flattenRoutes(table)
+  const routes = withInheritedFirstRequest(table)
     .filter((route) => route.screen)
     .map((route) => {
       const screen = route.screen as string;
       const keys = closure(graph, screenModule(screen));
       if (!PLAIN_SCREENS.has(route.screen as never)) keys.push(...closure(graph, PROVIDERS_MODULE));
-      return { path: route.path, files: files(keys) };
+      const firstRequest = route.firstRequest && { firstRequest: route.firstRequest };
+      return { path: route.path, files: files(keys), ...firstRequest };
     });
   // Found in the build rather than imported from the shared package: the Vite config that runs
   // this cannot load the shared package's TypeScript.
@@ -57,6 +62,14 @@ export function routePreloads(graph: ShellGraph, table: RouteEntry[] = ROUTE_TAB
     if (locale) locales[locale] = files(staticClosure(graph, [key]));
   }
   return { routes, locales };
+}
+
+/** Every route (children after their parent), a child carrying its parent's first request. */
+function withInheritedFirstRequest(table: RouteEntry[], parent?: string): RouteEntry[] {
+  return table.flatMap((entry) => {
+    const firstRequest = entry.firstRequest ?? parent;
+    return [{ ...entry, firstRequest }, ...withInheritedFirstRequest(entry.children ?? [], firstRequest)];
+  });
 }
 
 /** The build step: writes dist/preloads.json from the bundle. */

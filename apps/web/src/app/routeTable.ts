@@ -39,7 +39,12 @@ export type ScreenName = (typeof SCREEN_NAMES)[number];
  * their first load stays small.
  * Every other screen renders inside FeatureProviders (MUI theme, query cache).
  */
-export const PLAIN_SCREENS: ReadonlySet<ScreenName> = new Set<ScreenName>(['landing', 'leaderboard']);
+export const PLAIN_SCREENS: ReadonlySet<ScreenName> = new Set<ScreenName>([
+  'landing',
+  'leaderboard',
+  'match',
+  'user',
+]);
 
 /** Which part of a user's page a child route of /user/:userId shows. */
 export type UserContent = 'matches' | 'drops' | 'stats' | 'friends' | 'highlights';
@@ -54,6 +59,11 @@ export interface RouteEntry {
   /** Named export of the screen module to render; default `default`. */
   component?: string;
   content?: UserContent;
+  /**
+   * The API GET (path below /api, with the route's params) the screen makes first: started with
+   * the app (features/api/early.ts), before the screen has rendered.
+   */
+  firstRequest?: string;
   children?: RouteEntry[];
 }
 
@@ -75,6 +85,7 @@ export const ROUTE_TABLE: RouteEntry[] = [
     name: 'user',
     requiresAuth: false,
     screen: 'user',
+    firstRequest: '/users/:userId',
     children: [
       userChild('matches', 'user', 'UserMatches'),
       userChild('drops', 'user-drops'),
@@ -89,7 +100,13 @@ export const ROUTE_TABLE: RouteEntry[] = [
   { path: '/reset/:id', name: 'resetPassword', requiresAuth: false, screen: 'reset-password' },
   { path: '/about', name: 'about', requiresAuth: false, screen: 'about' },
   { path: '/leaderboard', name: 'leaderboard', requiresAuth: false, screen: 'leaderboard' },
-  { path: '/match/:matchId', name: 'match', requiresAuth: false, screen: 'match' },
+  {
+    path: '/match/:matchId',
+    name: 'match',
+    requiresAuth: false,
+    screen: 'match',
+    firstRequest: '/match/:matchId',
+  },
   { path: '/admin/drops', name: 'admin-drops', requiresAuth: true, screen: 'admin-drops' },
   // docs/contract.md §2 names an `admin` screen (the users table) without a path.
   { path: '/admin/users', name: 'admin', requiresAuth: true, screen: 'admin' },

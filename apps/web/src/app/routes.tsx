@@ -3,6 +3,7 @@
  * `/user/:userId` redirecting to its matches, all inside the app layout.
  */
 import { type LoaderFunctionArgs, matchRoutes, type RouteObject, redirect } from 'react-router';
+import { requestEarly } from '../features/api/early';
 import { loadChunk } from './chunkRecovery';
 import { guardLoader } from './guard';
 import { AppLayout } from './layout/AppLayout';
@@ -56,6 +57,7 @@ function toRouteObject(entry: RouteEntry, parentPath?: string): RouteObject {
     path,
     loader: guardLoader(entry.requiresAuth),
     lazy: lazyScreen(entry),
+    handle: entry.firstRequest ? { firstRequest: entry.firstRequest } : undefined,
     children,
   };
 }
@@ -79,14 +81,22 @@ export function buildRoutes(table: RouteEntry[] = ROUTE_TABLE): RouteObject[] {
   ];
 }
 
+/** A route's `firstRequest` with its params filled in (each encoded as a path segment). */
+export function firstRequestPath(pattern: string, params: Record<string, string | undefined>): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
 /**
- * Starts loading the chunks of the screen at `pathname` (with the feature providers) at once, while
- * start-up still waits for the texts: the router, created after start-up, then finds them loaded
- * instead of adding one more round trip before the first paint (performance issue target 2). Only
- * downloads: the guard and the route's own loading stay with the router; a failure is left to it.
+ * Starts loading the chunks of the screen at `pathname` (with the feature providers) and the
+ * screen's first request at once, while start-up still waits for the texts: the router, created
+ * after start-up, then finds them loaded instead of adding more round trips before the first paint
+ * (performance issue target 2). Only downloads: the guard and the route's own loading stay with
+ * the router; a failure is left to it, and a failed request to the screen.
  */
 export function prefetchRoute(pathname: string, routes: RouteObject[] = buildRoutes()): void {
-  for (const { route } of matchRoutes(routes, pathname) ?? []) {
+  for (const { route, params } of matchRoutes(routes, pathname) ?? []) {
     if (typeof route.lazy === 'function') void route.lazy().catch(() => undefined);
+    const firstRequest = (route.handle as { firstRequest?: string } | undefined)?.firstRequest;
+    if (firstRequest) requestEarly(firstRequestPath(firstRequest, params));
   }
 }

@@ -2,14 +2,15 @@
  * The reliability score (docs/contract.md §4 "Reliability"): the share of a player's last 50
  * matches they accepted, joined and played to the end, as "96 %" — green from 90 %, amber from
  * 70 %, red below; "New" for a player without any match yet. The hint says what it counts.
+ * Plain React (the player page's first paint draws it).
  */
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { Figure } from './CardFigures';
+import { tokens } from './tokens';
 
-/** The theme colour of a score: success from 90 %, warning from 70 %, error below. */
-export function reliabilityColour(percent: number): 'success.main' | 'warning.main' | 'error.main' {
-  return percent >= 90 ? 'success.main' : percent >= 70 ? 'warning.main' : 'error.main';
+/** The colour of a score: green from 90 %, amber from 70 %, red below. */
+export function reliabilityColour(percent: number): string {
+  return percent >= 90 ? tokens.success : percent >= 70 ? tokens.warning : tokens.error;
 }
 
 /** The value alone (a caption line in the draft pool, a stat on the card). */
@@ -17,18 +18,17 @@ export function ReliabilityValue({ percent }: { percent: number | null | undefin
   const { t } = useTranslation();
   const known = typeof percent === 'number';
   return (
-    <Box
-      component="span"
+    <span
       data-testid="reliability"
       title={t('reliability.hint')}
-      sx={{
+      style={{
         fontWeight: 700,
-        color: known ? reliabilityColour(percent) : 'text.secondary',
         whiteSpace: 'nowrap',
+        color: known ? reliabilityColour(percent) : tokens.textMuted,
       }}
     >
       {known ? t('reliability.value', { percent }) : t('reliability.none')}
-    </Box>
+    </span>
   );
 }
 
@@ -42,13 +42,8 @@ export function ReliabilityStat({
 }) {
   const { t } = useTranslation();
   return (
-    <Box>
-      <Typography variant="caption" color="text.secondary" component="div">
-        {t('reliability.label')}
-      </Typography>
-      <Typography sx={{ fontSize: size === 'large' ? '1.25rem' : undefined, fontWeight: 800 }}>
-        <ReliabilityValue percent={percent} />
-      </Typography>
-    </Box>
+    <Figure label={t('reliability.label')} size={size}>
+      <ReliabilityValue percent={percent} />
+    </Figure>
   );
 }

@@ -1,7 +1,7 @@
-import Box from '@mui/material/Box';
 import type { UserStatus } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { ArenaIcon, QueueIcon, VoiceIcon } from './icons';
+import styles from './StatusLine.module.css';
 import { statusLineOf } from './statusLine';
 import { tokens } from './tokens';
 import { useNow } from './useNow';
@@ -18,73 +18,45 @@ export function StatusLine({ status, dense = false }: { status: UserStatus; dens
   const line = statusLineOf(status, now, i18n.language);
   const iconSize = dense ? 13 : 15;
   const text = t(`friends.status.${line.key}`, line.params);
+  const lineClass = [styles.line, dense && styles.dense, line.tone === 'away' && styles.away]
+    .filter(Boolean)
+    .join(' ');
   return (
-    <Box
-      component="span"
-      data-status={line.kind}
-      sx={{
-        display: 'flex',
-        alignItems: 'center',
-        gap: 0.6,
-        minWidth: 0,
-        fontSize: dense ? '0.75rem' : '0.8125rem',
-        color: line.tone === 'away' ? 'text.secondary' : 'text.primary',
-      }}
-    >
-      <Box
-        component="span"
-        aria-hidden
-        sx={{ width: 7, height: 7, borderRadius: '50%', flexShrink: 0, bgcolor: TONE_COLOUR[line.tone] }}
-      />
-      <Box
-        component="span"
-        title={text}
-        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-      >
+    <span data-status={line.kind} className={lineClass}>
+      <span aria-hidden className={styles.dot} style={{ background: TONE_COLOUR[line.tone] }} />
+      <span title={text} className={styles.text}>
         {text}
-      </Box>
+      </span>
       {status.inQueue && (
-        <Box
-          component="span"
-          title={t('friends.status.icons.queue')}
-          sx={{ display: 'flex', color: tokens.accent }}
-        >
+        <span title={t('friends.status.icons.queue')} className={styles.icon}>
           <QueueIcon
             size={iconSize}
             aria-label={t('friends.status.icons.queue')}
             aria-hidden={false}
             role="img"
           />
-        </Box>
+        </span>
       )}
       {status.inArena && (
-        <Box
-          component="span"
-          title={t('friends.status.icons.arena')}
-          sx={{ display: 'flex', color: tokens.accent }}
-        >
+        <span title={t('friends.status.icons.arena')} className={styles.icon}>
           <ArenaIcon
             size={iconSize}
             aria-label={t('friends.status.icons.arena')}
             aria-hidden={false}
             role="img"
           />
-        </Box>
+        </span>
       )}
       {status.teamSpeak && (
-        <Box
-          component="span"
-          title={t('friends.status.icons.voice')}
-          sx={{ display: 'flex', color: 'text.secondary' }}
-        >
+        <span title={t('friends.status.icons.voice')} className={styles.voice}>
           <VoiceIcon
             size={iconSize}
             aria-label={t('friends.status.icons.voice')}
             aria-hidden={false}
             role="img"
           />
-        </Box>
+        </span>
       )}
-    </Box>
+    </span>
   );
 }

@@ -2,14 +2,14 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { ELO_DEFAULT, type UserStatus } from '@openpug/shared';
+import type { UserStatus } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BannerArt } from '../features/drops/art';
 import { ReportButton } from '../features/reports/ReportButton';
+import { eloOf, RecentResults } from './CardFigures';
 import { ReliabilityStat } from './Reliability';
 import { StatusLine } from './StatusLine';
-import { tokens } from './tokens';
 import { UserAvatar } from './UserAvatar';
 
 /** The user as cards show it (docs/contract.md §3 User); Elo shows as 200 when missing. */
@@ -37,39 +37,6 @@ export interface CardActions {
   onCancel?: () => void;
   /** Only where removing fits (the player page); cards in lists leave it out. */
   onRemove?: () => void;
-}
-
-export const eloOf = (user: { stats?: { elo?: number } | null }) => user.stats?.elo ?? ELO_DEFAULT;
-
-/** Recent results as W/L letters, newest first. */
-export function RecentResults({ results }: { results: readonly ('W' | 'L')[] }) {
-  const { t } = useTranslation();
-  if (results.length === 0) return null;
-  return (
-    <Box sx={{ display: 'flex', gap: 0.5 }} aria-label={t('friends.card.recentResults')}>
-      {results.map((result, index) => (
-        <Box
-          // biome-ignore lint/suspicious/noArrayIndexKey: results have no id; their order is fixed
-          key={index}
-          component="span"
-          title={t(result === 'W' ? 'friends.card.win' : 'friends.card.loss')}
-          sx={{
-            width: 20,
-            height: 20,
-            display: 'grid',
-            placeItems: 'center',
-            borderRadius: 0.75,
-            fontSize: '0.7rem',
-            fontWeight: 800,
-            color: '#fff',
-            bgcolor: result === 'W' ? tokens.success : tokens.error,
-          }}
-        >
-          {result}
-        </Box>
-      ))}
-    </Box>
-  );
 }
 
 /** The friend and profile buttons of a user card; friend buttons follow the relation. */

@@ -23,6 +23,7 @@ export const theme = createTheme({
     divider: tokens.divider,
     error: { main: tokens.error },
     success: { main: tokens.success },
+    warning: { main: tokens.warning },
   },
   shape: { borderRadius: Number.parseInt(tokens.radius, 10) },
   typography: {

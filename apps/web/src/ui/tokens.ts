@@ -18,6 +18,8 @@ export const tokens = {
   hover: 'rgba(255, 255, 255, 0.04)',
   divider: 'rgba(255, 255, 255, 0.08)',
   error: '#f04b4b',
+  /** MUI's dark-mode warning colour, which the theme keeps. */
+  warning: '#ffa726',
   success: '#2fbf71',
   radius: '10px',
   font: 'Inter, "Segoe UI Variable", "Segoe UI", system-ui, -apple-system, Roboto, "Helvetica Neue", Arial, sans-serif',

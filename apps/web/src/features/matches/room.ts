@@ -1,10 +1,14 @@
 /**
  * The live match room: joins `match:<id>` over the app socket (logged in; after `authenticated`
  * so participants get `server.connect`) or over a spectator socket (logged out), keeps the newest
- * MATCH_STATE and folds in countdown and score updates between full states.
+ * MATCH_STATE and folds in countdown and score updates between full states. The first state also
+ * comes over REST (`GET /api/match/:id`), which answers before a spectator's socket has connected
+ * and joined: the room's top paints from it (bench/RESULTS.md, session 16); the socket's states
+ * replace it.
  */
 import { type MatchState, type ServerToClientEvents, SOCKET_PATH } from '@openpug/shared';
-import { type Dispatch, type SetStateAction, useEffect, useState } from 'react';
+import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
+import { getEarlyOr, takeArrived } from '../api';
 import { useSession } from '../session';
 import {
   type AppSocket,
@@ -54,15 +58,19 @@ function roomEvents(matchId: string, setView: Dispatch<SetStateAction<View>>): S
   };
 }
 
+/** The REST state of a match (also the route's first request, app/routeTable.ts). */
+const statePath = (matchId: string) => `/match/${encodeURIComponent(matchId)}`;
+
 export function useMatchRoom(matchId: string): RoomView {
   const loggedIn = useSession((s) => s.isTokenSet);
   const appSocket = useSocketState((s) => s.socket);
   const authenticated = useSocketState((s) => s.authenticated);
   const [socket, setSocket] = useState<AppSocket | null>(null);
-  const [view, setView] = useState<View>({
-    state: null,
+  const [view, setView] = useState<View>(() => ({
+    state: takeArrived<MatchState>(statePath(matchId))?.value ?? null,
     error: null,
-  });
+  }));
+  const seeded = useRef(view.state !== null);
 
   useEffect(() => {
     let alive = true;
@@ -75,6 +83,21 @@ export function useMatchRoom(matchId: string): RoomView {
       alive = false;
     };
   }, [loggedIn, appSocket, authenticated]);
+
+  useEffect(() => {
+    if (seeded.current) return;
+    const request = new AbortController();
+    getEarlyOr<MatchState>(statePath(matchId), {
+      silent: true,
+      signal: request.signal,
+    }).then(
+      // Only until the socket's first state: that one is at least as new.
+      (state) => setView((v) => (v.state ? v : { state, error: null })),
+      // A refusal is the join's to report (the same keys over the socket).
+      () => undefined,
+    );
+    return () => request.abort();
+  }, [matchId]);
 
   useEffect(() => {
     if (!socket) return;

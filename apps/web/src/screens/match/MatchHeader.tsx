@@ -1,10 +1,13 @@
-import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
-import Typography from '@mui/material/Typography';
+/**
+ * The top of the match room: both captains with the status, the score or the veto countdown, and a
+ * finished match's result. Plain React + CSS: the room's first paint (and its largest text, the
+ * result line) draws them before MUI has loaded (bench/RESULTS.md, session 16).
+ */
 import type { MatchPlayer, MatchState, TeamKey } from '@openpug/shared';
 import { useTranslation } from 'react-i18next';
 import { Timer } from '../../ui/Timer';
 import { UserAvatar } from '../../ui/UserAvatar';
+import styles from './MatchHeader.module.css';
 
 export const TEAM_COLOURS: Record<TeamKey, string> = { teamOne: '#4da3ff', teamTwo: '#ff7a59' };
 
@@ -20,53 +23,36 @@ function Captain({
   active: boolean;
 }) {
   const { t } = useTranslation();
+  const colour = TEAM_COLOURS[team];
   return (
-    <Box
-      sx={{
-        display: 'flex',
-        flexDirection: { xs: 'column', sm: align === 'left' ? 'row' : 'row-reverse' },
-        alignItems: 'center',
-        gap: { xs: 0.5, sm: 1.5 },
-        minWidth: 0,
-        flex: 1,
-        textAlign: { xs: 'center', sm: align },
-      }}
+    <div
+      className={align === 'right' ? `${styles.captain} ${styles.right}` : styles.captain}
       data-testid={`captain-${team}`}
     >
-      <Box
-        sx={{
-          borderRadius: '50%',
-          p: '3px',
-          background: active ? TEAM_COLOURS[team] : 'transparent',
-          boxShadow: active ? `0 0 18px ${TEAM_COLOURS[team]}` : 'none',
-          transition: 'all 300ms',
-          flexShrink: 0,
+      <div
+        className={styles.ring}
+        style={{
+          background: active ? colour : 'transparent',
+          boxShadow: active ? `0 0 18px ${colour}` : 'none',
         }}
       >
         <UserAvatar user={player} size={52} />
-      </Box>
-      <Box sx={{ minWidth: 0, width: { xs: '100%', sm: 'auto' } }}>
-        <Typography
-          variant="caption"
-          sx={{
-            display: { xs: 'none', sm: 'block' },
-            color: TEAM_COLOURS[team],
-            fontWeight: 800,
-            letterSpacing: '0.08em',
-          }}
-        >
+      </div>
+      <div className={styles.who}>
+        <span className={styles.role} style={{ color: colour }}>
           {t('match.captain')} · {t(`match.${team}`)}
-        </Typography>
-        <Typography noWrap sx={{ fontWeight: 800, fontSize: { xs: '0.95rem', sm: '1.15rem' } }}>
-          {player.name}
-        </Typography>
-        <Typography variant="caption" color="text.secondary">
-          {player.elo} Elo
-        </Typography>
-      </Box>
-    </Box>
+        </span>
+        <p className={styles.name}>{player.name}</p>
+        <span className={styles.elo}>{player.elo} Elo</span>
+      </div>
+    </div>
   );
 }
+
+const CHIP_CLASS: Partial<Record<MatchState['status'], string>> = {
+  active: `${styles.chip} ${styles.chipActive}`,
+  cancelled: `${styles.chip} ${styles.chipCancelled}`,
+};
 
 export function MatchHeader({ state }: { state: MatchState }) {
   const { t } = useTranslation();
@@ -77,63 +63,50 @@ export function MatchHeader({ state }: { state: MatchState }) {
     (state.status === 'cancelled' && state.map !== null);
   const vetoing = state.status === 'playerveto' || state.status === 'mapveto';
   return (
-    <Box
-      component="header"
-      sx={{
-        display: 'flex',
-        alignItems: 'center',
-        gap: { xs: 1, sm: 2 },
-        p: { xs: 1.5, sm: 2.5 },
-        borderRadius: 3,
-        border: '1px solid',
-        borderColor: 'divider',
-        background: `linear-gradient(90deg, ${TEAM_COLOURS.teamOne}22, transparent 35%, transparent 65%, ${TEAM_COLOURS.teamTwo}22)`,
-        mb: 2,
-      }}
-    >
+    <header className={styles.header}>
       <Captain player={state.teamOne.captain} team="teamOne" align="left" active={state.turn === 'teamOne'} />
-      <Box sx={{ textAlign: 'center', flexShrink: 0, minWidth: { xs: 76, sm: 120 } }}>
-        <Chip
-          size="small"
-          label={t(`match.status.${state.status}`)}
-          color={state.status === 'active' ? 'success' : state.status === 'cancelled' ? 'error' : 'default'}
-          sx={{ fontWeight: 700, mb: 0.5 }}
-          data-testid="match-status"
-        />
+      <div className={styles.centre}>
+        <span className={CHIP_CLASS[state.status] ?? styles.chip} data-testid="match-status">
+          {t(`match.status.${state.status}`)}
+        </span>
         {showScore ? (
-          <Typography
-            data-testid="match-score"
-            sx={{
-              fontSize: { xs: '1.6rem', sm: '2.2rem' },
-              fontWeight: 900,
-              fontVariantNumeric: 'tabular-nums',
-              lineHeight: 1.1,
-            }}
-          >
-            <Box component="span" sx={{ color: TEAM_COLOURS.teamOne }}>
-              {state.score.teamOne}
-            </Box>
-            <Box component="span" sx={{ color: 'text.secondary', mx: 0.75 }}>
-              :
-            </Box>
-            <Box component="span" sx={{ color: TEAM_COLOURS.teamTwo }}>
-              {state.score.teamTwo}
-            </Box>
-          </Typography>
+          <p className={styles.score} data-testid="match-score">
+            <span style={{ color: TEAM_COLOURS.teamOne }}>{state.score.teamOne}</span>
+            <span className={styles.scoreSeparator}>:</span>
+            <span style={{ color: TEAM_COLOURS.teamTwo }}>{state.score.teamTwo}</span>
+          </p>
         ) : (
           vetoing && (
-            <Box data-testid="match-countdown">
+            <div data-testid="match-countdown">
               <Timer deadline={state.deadline} size="1.8rem" />
-            </Box>
+            </div>
           )
         )}
-      </Box>
+      </div>
       <Captain
         player={state.teamTwo.captain}
         team="teamTwo"
         align="right"
         active={state.turn === 'teamTwo'}
       />
-    </Box>
+    </header>
+  );
+}
+
+/** A finished match's winner (or a draw) and its map. */
+export function MatchResult({ state }: { state: MatchState }) {
+  const { t } = useTranslation();
+  const winner = state.winner;
+  return (
+    <div
+      data-testid="match-finished"
+      className={styles.result}
+      style={winner && winner !== 'draw' ? { borderColor: TEAM_COLOURS[winner] } : undefined}
+    >
+      <p className={styles.resultTitle}>
+        {winner === 'draw' || !winner ? t('match.draw') : t('match.winner', { team: state[winner].name })}
+      </p>
+      <p className={styles.resultMap}>{state.map?.name}</p>
+    </div>
   );
 }

@@ -1,16 +1,21 @@
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { AfterFirstPaint } from '../../app/AfterFirstPaint';
+import { lazyFeature } from '../../app/lazyFeature';
 import type { ScreenProps } from '../../app/screenModules';
-import { UserMatchList } from '../../features/matches/MatchList';
-import { ScreenSection } from '../../ui/ScreenSection';
 
-/** A player's matches (/user/:userId/matches), the default section of the player page. */
+const UserMatchesSection = lazyFeature(() =>
+  import('./UserMatchesSection').then((m) => m.UserMatchesSection),
+);
+
+/**
+ * A player's matches (/user/:userId/matches), the default section of the player page. The player
+ * screen is a plain one, so this section loads its MUI list itself, after the header has painted.
+ */
 export function UserMatches(_props: ScreenProps) {
-  const { t } = useTranslation();
   const { userId = '' } = useParams();
   return (
-    <ScreenSection title={t('user.tabs.matches')}>
-      <UserMatchList userId={userId} />
-    </ScreenSection>
+    <AfterFirstPaint>
+      <UserMatchesSection userId={userId} />
+    </AfterFirstPaint>
   );
 }

@@ -1,32 +1,51 @@
-import Box from '@mui/material/Box';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
-import Typography from '@mui/material/Typography';
+/**
+ * A player's page (/user/:userId): the header card, the sections as tabs, the chosen one below.
+ * A plain screen (app/routeTable.ts PLAIN_SCREENS): the frame and the header are React + CSS and
+ * paint as soon as the card has arrived; the tabs and the sections (MUI) mount after that paint
+ * (bench/RESULTS.md, session 16).
+ */
 import type { UserCard } from '@openpug/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useParams } from 'react-router';
+import { Outlet, useLocation, useParams } from 'react-router';
+import { AfterFirstPaint, useAfterFirstPaint } from '../../app/AfterFirstPaint';
+import { lazyFeature } from '../../app/lazyFeature';
 import type { UserContent } from '../../app/routeTable';
-import { ApiError, api } from '../../features/api/client';
+import { ApiError } from '../../features/api/client';
+import { getEarlyOr, takeArrived } from '../../features/api/early';
+import { queryClient } from '../../features/api/queryClient';
 import { useFriendsStore } from '../../features/friends/store';
-import { ensureFriendsSync } from '../../features/friends/sync';
 import { UserHeader } from './UserHeader';
+import styles from './UserScreen.module.css';
+
+const UserTabs = lazyFeature(() => import('./UserTabs').then((m) => m.UserTabs));
 
 const SECTIONS: UserContent[] = ['matches', 'drops', 'stats', 'friends', 'highlights'];
 
-/** A player's page (/user/:userId): the header card, the sections as tabs, the chosen one below. */
 export function UserScreen() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const { userId = '' } = useParams();
   const current = SECTIONS.find((section) => pathname.endsWith(`/${section}`)) ?? false;
-  useEffect(ensureFriendsSync, []);
-  const query = useQuery({
-    queryKey: ['users', 'card', userId],
-    queryFn: ({ signal }) => api.get<UserCard>(`/users/${userId}`, { silent: true, signal }),
-    retry: false,
-  });
+  // Friends' live status, loaded after the first paint: the sync brings the shared schemas (zod).
+  const painted = useAfterFirstPaint();
+  useEffect(() => {
+    if (painted) void import('../../features/friends/sync').then((m) => m.ensureFriendsSync());
+  }, [painted]);
+  const cardPath = `/users/${encodeURIComponent(userId)}`;
+  // The app's one query cache, passed in: a plain screen renders outside FeatureProviders.
+  const query = useQuery(
+    {
+      queryKey: ['users', 'card', userId],
+      queryFn: ({ signal }) => getEarlyOr<UserCard>(cardPath, { silent: true, signal }),
+      // The route's first request (features/api/early.ts), when it is already in.
+      initialData: () => takeArrived<UserCard>(cardPath)?.value,
+      initialDataUpdatedAt: Date.now(),
+      retry: false,
+    },
+    queryClient,
+  );
   // A friend's live status beats the card's snapshot.
   const live = useFriendsStore(
     (s) => s.friends.find((f) => f._id === userId) ?? (s.me?._id === userId ? s.me : null),
@@ -37,42 +56,23 @@ export function UserScreen() {
     const missing =
       query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
     return (
-      <Box sx={{ px: { xs: 2, md: 4 }, py: 6, textAlign: 'center' }}>
-        <Typography variant="h1" sx={{ fontSize: '1.5rem', mb: 1 }}>
-          {t('screens.user.title')}
-        </Typography>
-        <Typography color="text.secondary">
+      <div className={styles.missing}>
+        <h1 className={styles.missingTitle}>{t('screens.user.title')}</h1>
+        <p className={styles.missingText}>
           {missing ? t('friends.page.notFound') : t('friends.page.loadFailed')}
-        </Typography>
-      </Box>
+        </p>
+      </div>
     );
   }
   return (
-    <Box
-      sx={{ px: { xs: 2, sm: 3, md: 4 }, py: { xs: 2.5, md: 4 }, maxWidth: 1200, mx: 'auto', width: '100%' }}
-    >
+    <div className={styles.page}>
       <UserHeader user={user} />
-      <Tabs
-        value={current}
-        variant="scrollable"
-        // Arrows beside the row whenever it is wider than the screen, phones included.
-        scrollButtons="auto"
-        allowScrollButtonsMobile
-        data-testid="user-tabs"
-        aria-label={t('user.tabs.label')}
-        sx={{ borderBottom: 1, borderColor: 'divider' }}
-      >
-        {SECTIONS.map((section) => (
-          <Tab
-            key={section}
-            value={section}
-            label={t(`user.tabs.${section}`)}
-            component={Link}
-            to={section}
-          />
-        ))}
-      </Tabs>
+      <div className={styles.tabs}>
+        <AfterFirstPaint>
+          <UserTabs sections={SECTIONS} current={current} />
+        </AfterFirstPaint>
+      </div>
       <Outlet />
-    </Box>
+    </div>
   );
 }
