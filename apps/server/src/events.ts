@@ -12,6 +12,12 @@ import type { UserStatusPatch } from '@openpug/shared';
 export interface DomainEvents {
   /** A module changed part of a user's live status (queue, match, voice flags). */
   'status.patch': { userId: string; patch: UserStatusPatch };
+  /**
+   * This instance hears the other instances again after its Redis connection was lost and came
+   * back (realtime/hub.ts useRedisAdapter): what they broadcast in between never arrived here, so
+   * a module sends this instance's sockets what may have changed meanwhile (`toLocal`).
+   */
+  'realtime.rejoined': Record<string, never>;
 }
 
 type Handler<K extends keyof DomainEvents> = (payload: DomainEvents[K]) => void | Promise<void>;

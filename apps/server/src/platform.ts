@@ -120,7 +120,9 @@ export async function createPlatform(base: AppBase, options: BuildOptions) {
   app.decorate('ctx', ctx);
   ctx.database.logTo(app.log);
   if (ctx.config.REDIS_URL) {
-    const closeRedis = await useRedisAdapter(realtime, ctx.config.REDIS_URL, ctx.config.REDIS_PREFIX);
+    const closeRedis = await useRedisAdapter(realtime, ctx.config.REDIS_URL, ctx.config.REDIS_PREFIX, () => {
+      if (!realtime.closing) void ctx.bus.emit('realtime.rejoined', {});
+    });
     app.addHook('onClose', closeRedis);
   }
   app.addHook('preClose', async () => {

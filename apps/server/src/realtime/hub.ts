@@ -75,6 +75,8 @@ export interface Realtime<M extends EventSchemas = ClientEventSchemas> {
   toUser<E extends keyof Emit>(userId: string, event: E, ...args: Parameters<Emit[E]>): void;
   toRoom<E extends keyof Emit>(room: string, event: E, ...args: Parameters<Emit[E]>): void;
   toAll<E extends keyof Emit>(event: E, ...args: Parameters<Emit[E]>): void;
+  /** To every socket on this instance only (with Redis, toAll reaches every instance). */
+  toLocal<E extends keyof Emit>(event: E, ...args: Parameters<Emit[E]>): void;
   /** Runs after a socket authenticates (presence, rooms to join). */
   onAuthenticated(fn: (socket: AppSocket, userId: string) => void | Promise<void>): void;
   /** Runs when an authenticated socket disconnects or logs out. */
@@ -276,6 +278,9 @@ export function createRealtime<M extends EventSchemas>(
     toAll(event, ...args) {
       io.emit(event, ...args);
     },
+    toLocal(event, ...args) {
+      io.local.emit(event, ...args);
+    },
     onAuthenticated(fn) {
       authenticatedHooks.push(fn);
     },
@@ -320,20 +325,34 @@ export function createRealtime<M extends EventSchemas>(
   };
 }
 
-/** Attaches the Redis adapter so several instances deliver each other's events. */
+/**
+ * Attaches the Redis adapter so several instances deliver each other's events. Redis pub/sub keeps
+ * nothing for a subscriber that is away: after a lost connection, ioredis subscribes again when it
+ * is back, and `onRejoined` runs once those subscriptions hold, so the app can send its own
+ * sockets what the others broadcast in between (the queue count was seen stuck at its old value
+ * on one instance after a Redis restart: apps/server/test/dependencies.test.ts).
+ */
 export async function useRedisAdapter(
   realtime: Realtime,
   redisUrl: string,
   key = 'openpug',
+  onRejoined: () => void = () => {},
 ): Promise<() => Promise<void>> {
   const [{ createAdapter }, { Redis }] = await Promise.all([
     import('@socket.io/redis-adapter'),
     import('ioredis'),
   ]);
-  const pub = new Redis(redisUrl, { lazyConnect: true });
-  const sub = pub.duplicate();
+  // Named, so CLIENT LIST tells an operator (and a test) whose connection is whose.
+  const pub = new Redis(redisUrl, { lazyConnect: true, connectionName: `${key}:pub` });
+  const sub = pub.duplicate({ connectionName: `${key}:sub` });
   await Promise.all([pub.connect(), sub.connect()]);
   realtime.io.adapter(createAdapter(publishHandled(pub), sub, { key }));
+  // Every later `ready` is a reconnection. ioredis writes the subscriptions again before it emits
+  // `ready` (built/redis/event_handler.js readyHandler; the event follows on the next tick), so a
+  // PING sent now is answered after them: from then on, nothing another instance sends is missed.
+  sub.on('ready', () => {
+    sub.ping().then(onRejoined, () => undefined);
+  });
   return async () => {
     await Promise.allSettled([pub.quit(), sub.quit()]);
   };

@@ -13,6 +13,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from '../../test/helpers';
+import { queueCount } from '../modules/queue/service';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -20,10 +21,11 @@ describe.skipIf(!redisUrl)('Socket.IO Redis adapter across two instances', () =>
   let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  // A channel prefix of our own so parallel test runs never hear each other.
+  const prefix = `openpug-test-${randomBytes(4).toString('hex')}`;
   beforeAll(async () => {
     database = await openTestDatabase();
-    // A channel prefix of our own so parallel test runs never hear each other.
-    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: `openpug-test-${randomBytes(4).toString('hex')}` };
+    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: prefix };
     a = await createTestApp({ env, database });
     b = await createTestApp({ env, database });
     await Promise.all([a.listen(), b.listen()]);
@@ -45,5 +47,34 @@ describe.skipIf(!redisUrl)('Socket.IO Redis adapter across two instances', () =>
     onA.disconnect();
     await expect.poll(() => b.app.ctx.realtime.socketCount(user.id)).toBe(1);
     onB.disconnect();
+  });
+
+  it('after its subscriber lost Redis, an instance sends its sockets the queue count, then hears the others again', async () => {
+    const user = await createTestUser(a.app);
+    const onA = await connectSocket(a.url, user.token);
+    const rejoined = new Promise<void>((resolve) => a.app.ctx.bus.on('realtime.rejoined', () => resolve()));
+    // What the other instances broadcast while this subscriber is away never arrives: the count
+    // is sent again from the database once the subscriptions hold.
+    const refreshed = nextEvent<{ count: number }>(onA, 'PUBLIC_QUEUE_UPDATE');
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redisUrl as string);
+    try {
+      const clients = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub')).split('\n');
+      const ids = clients
+        .filter((line) => line.includes(` name=${prefix}:sub `))
+        .map((line) => line.match(/^id=(\d+)/)?.[1]);
+      // One subscriber per instance; both lose Redis, as in a Redis restart.
+      expect(ids).toHaveLength(2);
+      for (const id of ids) await admin.call('CLIENT', 'KILL', 'ID', id as string);
+    } finally {
+      admin.disconnect();
+    }
+    await rejoined;
+    expect(await refreshed).toEqual({ count: await queueCount(a.app.ctx.db) });
+    // Subscribed again: B's broadcasts reach A.
+    const got = nextEvent(onA, 'PUBLIC_QUEUE_UPDATE');
+    b.app.ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count: 42 });
+    expect(await got).toEqual({ count: 42 });
+    onA.disconnect();
   });
 });

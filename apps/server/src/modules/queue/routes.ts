@@ -16,6 +16,7 @@ import {
   declineQueue,
   joinQueue,
   leaveQueue,
+  queueCount,
   queuedAmong,
   queueState,
   readyQueue,
@@ -56,6 +57,11 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
     ctx.bus.on('presence.lost', ({ userId }) =>
       leaveQueue(ctx, userId, { tabGone: true }).then(() => undefined),
     );
+
+    // Counts another instance broadcast while Redis was away never reached this one's sockets.
+    ctx.bus.on('realtime.rejoined', async () => {
+      ctx.realtime.toLocal('PUBLIC_QUEUE_UPDATE', { count: await queueCount(ctx.db) });
+    });
 
     // Most sockets that sign in are not queued: one shared query (lib/batch.ts) says so, and only
     // a queued player's socket reads the whole queue state.
