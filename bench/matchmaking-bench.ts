@@ -29,6 +29,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { Server } from 'socket.io';
@@ -64,7 +65,8 @@ hardStop.unref();
 // ---- SQL statement counting at the driver ---------------------------------------------------------
 
 const counter = { statements: 0, transactions: 0, locks: 0 };
-// --sql-top=N: the N most frequent statements (by their first 90 characters) from the first join on.
+// --sql-top=N: the N most frequent statements (by their first 90 characters) from the first join
+// until the last match start, and until the server is quiet.
 const SQL_TOP = Number(opt('sql-top') ?? 0);
 const shapes = new Map<string, number>();
 let countShapes = false;
@@ -304,23 +306,37 @@ async function engine(kind: Engine): Promise<boolean> {
 
   let atBegin = { ...counter };
   let atLast: typeof counter | null = null;
+  let shapesAtLast = new Map<string, number>();
   let matched = 0;
   ctx.bus.on('queue.matched', () => {
-    if (++matched === GROUPS) atLast = { ...counter };
+    if (++matched !== GROUPS) return;
+    atLast = { ...counter };
+    shapesAtLast = new Map(shapes);
   });
   shapes.clear();
+  // How busy the server's thread was from the first join to the players' last event.
+  let loopAtBegin = performance.eventLoopUtilization();
   const done = await runClients(url, people, () => {
     atBegin = { ...counter };
     countShapes = true;
+    loopAtBegin = performance.eventLoopUtilization();
   });
+  const loopBusy = performance.eventLoopUtilization(loopAtBegin).utilization;
   const f = figures(done);
   const settled = await quiet();
   const atEnd = { ...counter };
   countShapes = false;
   await done.close();
-  for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, SQL_TOP))
-    console.log(`matchmaking-bench: ${label}: ${String(n).padStart(6)} × ${shape}`);
+  const top = (counts: Map<string, number>, until: string) => {
+    for (const [shape, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, SQL_TOP))
+      console.log(`matchmaking-bench: ${label}: until ${until}: ${String(n).padStart(6)} × ${shape}`);
+  };
+  top(shapesAtLast, 'the last match start');
+  top(shapes, 'quiet');
   report(label, f);
+  console.log(
+    `matchmaking-bench: ${label}: the server's event loop was busy ${(loopBusy * 100).toFixed(0)} % of the burst`,
+  );
   const per = (a: typeof counter | null, key: keyof typeof counter) =>
     a
       ? `${a[key] - atBegin[key]} (${((a[key] - atBegin[key]) / Math.max(1, f.matches)).toFixed(0)} a match)`

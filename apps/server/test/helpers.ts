@@ -18,7 +18,7 @@ import { matches, matchPlayers, users } from '../src/db/schema';
 import { inTransaction } from '../src/jobs';
 import { createTokens } from '../src/modules/auth/tokens';
 import { listOutbox } from '../src/modules/mail/mailer';
-import { createMatch } from '../src/modules/matches/service';
+import { createMatches } from '../src/modules/matches/service';
 import { createScratchDatabase } from './scratch-database';
 
 export const usingPostgres = () => process.env.TEST_DB === 'postgres';
@@ -214,7 +214,10 @@ export async function seedMatch(
 
 /** Starts a match the way an accepted queue does (captains, player veto, deadlines); returns its id. */
 export function startMatch(app: AppInstance, playerIds: string[]): Promise<string> {
-  return inTransaction(app.ctx.db, (tx, after) => createMatch(app.ctx, tx, after, playerIds));
+  return inTransaction(
+    app.ctx.db,
+    async (tx, after) => (await createMatches(app.ctx, tx, after, [playerIds]))[0],
+  );
 }
 
 /**

@@ -80,6 +80,44 @@ describe('persisted deadlines', () => {
     await second.stop();
   });
 
+  it('scheduleMany books many deadlines in one statement (a booked one stays as it was); cancelMany drops just the named', async () => {
+    const clock = manualClock();
+    const fired: string[] = [];
+    const s = scheduler(database.db, clock);
+    const many = nameJob('many', fired);
+    s.register(many);
+    const due = clock.now() + 1_000;
+    await inTransaction(database.db, (tx, after) =>
+      s.schedule(tx, after, many, { name: 'early' }, due - 500),
+    );
+    const db = database.db;
+    let statements = 0;
+    await inTransaction(database.db, async (tx, after) => {
+      const counted = tx.insert.bind(tx);
+      tx.insert = ((table: Parameters<typeof counted>[0]) => {
+        if (table === jobs) statements++;
+        return counted(table);
+      }) as typeof tx.insert;
+      const ids = await s.scheduleMany(
+        tx,
+        after,
+        many,
+        ['a', 'b', 'c', 'early'].map((name) => ({ payload: { name }, dueAt: due })),
+      );
+      expect(ids).toEqual(['many:a', 'many:b', 'many:c', 'many:early']);
+      await s.cancelMany(tx, after, many, [{ name: 'b' }, { name: 'c' }, { name: 'never-booked' }]);
+    });
+    expect(statements).toBe(1);
+    const rows = await db.select().from(jobs).where(like(jobs.id, 'many:%'));
+    expect(rows.map((r) => [r.id, r.dueAt]).sort()).toEqual([
+      ['many:a', due],
+      ['many:early', due - 500],
+    ]);
+    clock.advance(1_000);
+    await s.runDue();
+    expect(fired.sort()).toEqual(['a', 'early']);
+  });
+
   it('cancelFor drops the pending jobs of one match, of every kind keyed by it, and nothing else', async () => {
     const clock = manualClock();
     const s = scheduler(database.db, clock);

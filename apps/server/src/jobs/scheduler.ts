@@ -32,7 +32,7 @@
  * Only this folder reads or writes the `jobs` table; other modules use the methods below.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, isNotNull, isNull, like, lte, min, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, like, lte, min, or, type SQL } from 'drizzle-orm';
 import type { AppContext, Clock } from '../context';
 import type { Db } from '../db/client';
 import type { JobDefinition, JobKind } from './define';
@@ -87,13 +87,27 @@ export class Scheduler {
 
   /** Inserts the deadline in `tx` (no-op if it exists) and arms it once `after` runs. */
   async schedule<P>(tx: Db, after: After, job: JobDefinition<P>, payload: P, dueAt: number): Promise<string> {
-    const row = this.rowOf(job, payload);
-    await tx
-      .insert(jobs)
-      .values({ ...row, dueAt })
-      .onConflictDoNothing();
-    after.add(() => this.arm(row.id, dueAt));
-    return row.id;
+    const [id] = await this.scheduleMany(tx, after, job, [{ payload, dueAt }]);
+    return id;
+  }
+
+  /**
+   * `schedule` for many deadlines of one kind in one statement (the queue starts a burst of
+   * accept phases and matches in one transaction under its lock: one insert, not one each).
+   */
+  async scheduleMany<P>(
+    tx: Db,
+    after: After,
+    job: JobDefinition<P>,
+    items: readonly { payload: P; dueAt: number }[],
+  ): Promise<string[]> {
+    if (items.length === 0) return [];
+    const rows = items.map(({ payload, dueAt }) => ({ ...this.rowOf(job, payload), dueAt }));
+    await tx.insert(jobs).values(rows).onConflictDoNothing();
+    after.add(() => {
+      for (const row of rows) this.arm(row.id, row.dueAt);
+    });
+    return rows.map((r) => r.id);
   }
 
   /**
@@ -119,7 +133,14 @@ export class Scheduler {
 
   /** Drops a pending job without running it (its turn was taken in time). */
   async cancel<P>(tx: Db, after: After, job: JobDefinition<P>, payload: P): Promise<void> {
-    await this.cancelWhere(tx, after, eq(jobs.id, this.rowOf(job, payload).id));
+    await this.cancelMany(tx, after, job, [payload]);
+  }
+
+  /** `cancel` for many jobs of one kind in one statement. */
+  async cancelMany<P>(tx: Db, after: After, job: JobDefinition<P>, payloads: readonly P[]): Promise<void> {
+    if (payloads.length === 0) return;
+    const ids = payloads.map((payload) => this.rowOf(job, payload).id);
+    await this.cancelWhere(tx, after, ids.length === 1 ? eq(jobs.id, ids[0]) : inArray(jobs.id, ids));
   }
 
   /** Drops every pending job of a kind without running it (the drop engine is switched). */

@@ -3,7 +3,9 @@
  * query the users table themselves.
  */
 import { asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
+import { batched } from '../../lib/batch';
 import { users } from './schema';
 
 export type UserRow = typeof users.$inferSelect;
@@ -16,6 +18,8 @@ export type ChatRevoker = (userId: string) => Promise<void>;
 export interface AccountsModuleState {
   matrixSession?: MatrixSessionProvider;
   chatRevoker?: ChatRevoker;
+  /** findUsersByIdsSoon's loader, made on first use. */
+  userLoader?: (id: string) => Promise<UserRow | null>;
 }
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
@@ -29,6 +33,22 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
     .select()
     .from(users)
     .where(inArray(users.id, [...ids]));
+}
+
+/**
+ * findUsersByIds on the app's database for work after a commit (notification fan-outs): the reads
+ * of one turn of the event loop share one query (lib/batch.ts). A queue batch that starts twenty
+ * accept phases emits twenty `queue.phaseStarted`, and Discord and WhatsApp each read the ten
+ * players of every one: forty queries became one (issue 20).
+ */
+export async function findUsersByIdsSoon(ctx: AppContext, ids: readonly string[]): Promise<UserRow[]> {
+  ctx.state.accounts.userLoader ??= batched(
+    async (keys: string[]) => new Map((await findUsersByIds(ctx.db, keys)).map((u) => [u.id, u])),
+    null as UserRow | null,
+  );
+  const load = ctx.state.accounts.userLoader;
+  const rows = await Promise.all(ids.map((id) => load(id)));
+  return rows.filter((r): r is UserRow => r !== null);
 }
 
 /** SteamID64 → user id of the users who linked one of `steamIds` (arena presence). */

@@ -145,7 +145,7 @@ export function swapMatchPlayer(
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      // The queue lock first (as the queue and the substitutes take it), then the match row.
+      // The queue locks first (as the queue and the substitutes take them), then the match row.
       const wasQueued = await takeFromQueue(ctx, tx, after, inId);
       const found = await lockedMatchOr404(tx, matchId);
       const { match, players } = found;

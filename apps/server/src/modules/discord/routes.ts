@@ -26,7 +26,7 @@ import { logOf } from '../../jobs';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { currentUser } from '../accounts';
-import { findUsersByIds } from '../accounts/service';
+import { findUsersByIds, findUsersByIdsSoon } from '../accounts/service';
 import { requireAuth } from '../auth';
 import { deliverInBackground, inBackground, localeOfRow, notifyTexts } from '../notify';
 import { acceptPhaseById } from '../queue/service';
@@ -43,6 +43,7 @@ import {
   rememberAcceptDm,
   setDiscordSender,
   takeAcceptDms,
+  takeAcceptDmsSoon,
   unlinkDiscord,
 } from './service';
 import { botTexts } from './texts';
@@ -89,7 +90,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
   ctx.bus.on('queue.phaseStarted', ({ phaseId, playerIds, deadline }) => {
     inBackground(ctx, 'discord fan-out', async () => {
       const seconds = Math.max(1, Math.round((deadline - ctx.clock.now()) / 1000));
-      for (const row of await findUsersByIds(ctx.db, playerIds)) {
+      for (const row of await findUsersByIdsSoon(ctx, playerIds)) {
         if (!row.discordId) continue;
         const discordId = row.discordId;
         const locale = localeOfRow(row.locale);
@@ -114,7 +115,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
   // The phase is over: its DMs lose their buttons and say how it ended, for each player.
   ctx.bus.on('queue.phaseEnded', (ended) => {
     inBackground(ctx, 'discord phase end', async () => {
-      const dms = await takeAcceptDms(ctx, ended.phaseId);
+      const dms = await takeAcceptDmsSoon(ctx, ended.phaseId);
       if (dms.length === 0) return;
       const rows = new Map(
         (

@@ -9,8 +9,9 @@
  */
 import { createHash, randomInt } from 'node:crypto';
 import type { Locale } from '@openpug/shared';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { batched } from '../../lib/batch';
 import { conflict, notFound } from '../../lib/errors';
 import { findUserByDiscordId, findUsersByIds, updateUser } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow } from '../notify';
@@ -128,6 +129,24 @@ export function takeAcceptDms(ctx: AppContext, phaseId: string, userId?: string)
     .returning();
 }
 
+/**
+ * takeAcceptDms of a whole phase; the phases that end in one turn of the event loop share one
+ * statement (lib/batch.ts): a queue batch that starts ten matches ends ten phases.
+ */
+export function takeAcceptDmsSoon(ctx: AppContext, phaseId: string): Promise<AcceptDmRow[]> {
+  ctx.state.discord.acceptDmTaker ??= batched(async (phaseIds: string[]) => {
+    const rows = await ctx.db
+      .delete(discordAcceptDms)
+      .where(inArray(discordAcceptDms.phaseId, phaseIds))
+      .returning();
+    const byPhase = new Map<string, AcceptDmRow[]>();
+    for (const row of rows) byPhase.set(row.phaseId, [...(byPhase.get(row.phaseId) ?? []), row]);
+    return byPhase;
+  }, [] as AcceptDmRow[]);
+  return ctx.state.discord.acceptDmTaker(phaseId);
+}
+type AcceptDmRow = typeof discordAcceptDms.$inferSelect;
+
 // The sender DMs go through: the REST client once the bot is configured (routes.ts), else the
 // dev outbox; tests swap it.
 /** The Discord module's per-app state (`ctx.state.discord`). */
@@ -138,6 +157,8 @@ export interface DiscordModuleState {
   gatewayStarter?: GatewayStarter;
   /** This instance's claim on the gateway lease (only with DISCORD_BOT_TOKEN). */
   leader?: LeaderElector;
+  /** takeAcceptDmsSoon's statement, made on first use. */
+  acceptDmTaker?: (phaseId: string) => Promise<AcceptDmRow[]>;
 }
 export const discordSender = (ctx: AppContext) => ctx.state.discord.sender ?? outboxDiscordSender(ctx);
 export const hasDiscordSender = (ctx: AppContext) => ctx.state.discord.sender !== undefined;

@@ -32,11 +32,12 @@ async function record(ctx: AppContext, tx: Db, peak: number, matchStarts: number
   await tx.delete(queueMinutes).where(lt(queueMinutes.minute, now - HISTORY_RETENTION_MS));
 }
 
-/** The public queue count after a change (the minute keeps its highest). */
-export const recordQueueCount = (ctx: AppContext, tx: Db, count: number) => record(ctx, tx, count, 0);
-
-/** `n` matches (one by default) were created from the queue. */
-export const recordMatchStart = (ctx: AppContext, tx: Db, n = 1) => record(ctx, tx, 0, n);
+/**
+ * The public queue count after a change (the minute keeps its highest), and the matches the same
+ * change created from the queue (`matchStarts`): one statement for both.
+ */
+export const recordQueueCount = (ctx: AppContext, tx: Db, count: number, matchStarts = 0) =>
+  record(ctx, tx, count, matchStarts);
 
 /** The first minute the history holds, or null. */
 export async function historyStart(db: Db): Promise<number | null> {

@@ -1,6 +1,6 @@
 // The insights module's entry for other modules: what the queue's transactions record, and the
 // module's state type. The plugin (`insightsModule`) is in routes.ts, which app.ts imports.
-export { recordMatchStart, recordQueueCount } from './history';
+export { recordQueueCount } from './history';
 
 /** The insights module's per-app state (`ctx.state.insights`). */
 export interface InsightsModuleState {

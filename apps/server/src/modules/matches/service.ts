@@ -12,7 +12,7 @@
  * whose server went silent (crashed, hung) is cancelled the same way, so its ten players can queue
  * again.
  *
- * Used by: queue (createMatch, findLiveMatchId), gameservers (setServer, applyRound, markLive,
+ * Used by: queue (createMatches, findLiveMatchId), gameservers (setServer, applyRound, markLive,
  * armStaleDeadline, finishMatch, cancelMatch), admin (cancelMatchByAdmin). Other modules read results through stats.ts; a
  * match that is over is announced as `match.ended` (the gameservers module frees the match's
  * server on it).
@@ -33,7 +33,7 @@ import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { type After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
+import { type After, defineJob, inTransaction, type JobDefinition, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { countCall } from '../accounts';
 import {
@@ -42,6 +42,7 @@ import {
   findUserIdsByRole,
   findUsersByIds,
   ranksOfUsers,
+  type UserRow,
 } from '../accounts/service';
 import { allocateJob } from '../gameservers/service';
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating';
@@ -136,56 +137,92 @@ function announceEnded(
  * deadlines it arms or ends, and `match.ended` after commit. `turn`: the pick or ban the armed
  * deadline is for; `reason`: why a cancelled match ended.
  */
-export async function runMatchEffects(
+export function runMatchEffects(
   ctx: AppContext,
   tx: Db,
   after: After,
   matchId: string,
   transition: MatchTransition,
-  opts: { turn?: { index: number; deadline: number }; reason?: MatchCancelReason } = {},
+  opts: EffectOptions = {},
+): Promise<void> {
+  return runEffectsOf(ctx, tx, after, [matchId], transition, opts);
+}
+
+type EffectOptions = { turn?: { index: number; deadline: number }; reason?: MatchCancelReason };
+
+/**
+ * runMatchEffects for several matches taking the same transition at once (the queue starts a
+ * burst of matches in one transaction): each deadline kind is one statement for all of them.
+ */
+async function runEffectsOf(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  matchIds: readonly string[],
+  transition: MatchTransition,
+  opts: EffectOptions,
 ): Promise<void> {
   const turn = () => {
     if (!opts.turn) throw new Error(`${transition.to}: a turn deadline needs its index and time`);
     return opts.turn;
   };
+  const armAll = <P>(job: JobDefinition<P>, payload: (matchId: string) => P, dueAt: number) =>
+    ctx.jobs.scheduleMany(
+      tx,
+      after,
+      job,
+      matchIds.map((matchId) => ({ payload: payload(matchId), dueAt })),
+    );
   for (const effect of transition.effects) {
     switch (effect) {
       case 'armPickDeadline':
-        await ctx.jobs.schedule(tx, after, pickJob, { matchId, index: turn().index }, turn().deadline);
+        await armAll(pickJob, (matchId) => ({ matchId, index: turn().index }), turn().deadline);
         break;
       case 'armBanDeadline':
-        await ctx.jobs.schedule(tx, after, banJob, { matchId, index: turn().index }, turn().deadline);
+        await armAll(banJob, (matchId) => ({ matchId, index: turn().index }), turn().deadline);
         break;
       case 'requestServer':
-        await ctx.jobs.schedule(tx, after, allocateJob, { matchId }, ctx.clock.now());
+        await armAll(allocateJob, (matchId) => ({ matchId }), ctx.clock.now());
         break;
       case 'armLiveDeadline':
         // reschedule, not schedule: after an admin's move the match's `match.live` row is there,
         // ended by dropDeadlines, and the deadline starts over on the new server.
         if (ctx.config.MATCH_LIVE_TIMEOUT_MS > 0)
-          await ctx.jobs.reschedule(
-            tx,
-            after,
-            liveJob,
-            { matchId },
-            ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
-          );
+          for (const matchId of matchIds)
+            await ctx.jobs.reschedule(
+              tx,
+              after,
+              liveJob,
+              { matchId },
+              ctx.clock.now() + ctx.config.MATCH_LIVE_TIMEOUT_MS,
+            );
         break;
       case 'disarmLiveDeadline':
-        await ctx.jobs.cancel(tx, after, liveJob, { matchId });
+        await ctx.jobs.cancelMany(
+          tx,
+          after,
+          liveJob,
+          matchIds.map((matchId) => ({ matchId })),
+        );
         break;
       case 'dropDeadlines':
-        await ctx.jobs.cancelFor(tx, after, 'matchId', matchId);
+        for (const matchId of matchIds) await ctx.jobs.cancelFor(tx, after, 'matchId', matchId);
         break;
       case 'endDeadlines':
-        await ctx.jobs.cancel(tx, after, liveJob, { matchId });
-        await ctx.jobs.cancel(tx, after, staleJob, { matchId });
+        for (const job of [liveJob, staleJob])
+          await ctx.jobs.cancelMany(
+            tx,
+            after,
+            job,
+            matchIds.map((matchId) => ({ matchId })),
+          );
         break;
       case 'announceEnded':
-        announceEnded(ctx, after, matchId, statusOf(transition.to) as OverMatchStatus, opts.reason ?? null);
+        for (const matchId of matchIds)
+          announceEnded(ctx, after, matchId, statusOf(transition.to) as OverMatchStatus, opts.reason ?? null);
         break;
       case 'openVoiceChannels':
-        await openVoiceChannels(ctx, tx, after, matchId);
+        for (const matchId of matchIds) await openVoiceChannels(ctx, tx, after, matchId);
         break;
     }
   }
@@ -328,71 +365,96 @@ const clearedMatch = {
 // ---- creation ----------------------------------------------------------------------------------
 
 /**
- * Creates a match for ten accepted players inside the caller's transaction (the queue's) and arms
- * the first pick deadline. Captains: the two highest-rated (random tie-break); the lower-rated one
- * leads team one and picks first.
+ * Creates a match for each ten accepted players inside the caller's transaction (the queue's,
+ * under its lock) and arms their first pick deadlines: every step is one statement for all the
+ * matches, so a burst of phases completing together costs what one match does (issue 20).
+ * Captains: the two highest-rated (random tie-break); the lower-rated one leads team one and
+ * picks first. Returns the match ids in the order of `rosters`. `known`: user rows the caller
+ * has read in this transaction, not read again.
  */
-export async function createMatch(
+export async function createMatches(
   ctx: AppContext,
   tx: Db,
   after: After,
-  userIds: readonly string[],
-): Promise<string> {
-  const users = await findUsersByIds(tx, userIds);
-  const byId = new Map(users.map((u) => [u.id, u]));
-  const reliability = await reliabilityOf(tx, userIds);
-  const rated = userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? ELO_DEFAULT }));
-  const captains = chooseCaptains(rated);
+  rosters: readonly (readonly string[])[],
+  known: ReadonlyMap<string, UserRow> = new Map(),
+): Promise<string[]> {
+  if (rosters.length === 0) return [];
+  const everyone = rosters.flat();
+  const byId = new Map(known);
+  const missing = everyone.filter((id) => !byId.has(id));
+  for (const u of await findUsersByIds(tx, missing)) byId.set(u.id, u);
+  const reliability = await reliabilityOf(tx, everyone);
+  const mapPool = await mapPoolFor(tx, ctx.config);
   const now = ctx.clock.now();
-  const id = randomUUID();
   const order = ctx.config.PICK_ORDER;
   const deadline = now + ctx.config.PICK_TIMEOUT_MS;
   const nameOf = (uid: string) => byId.get(uid)?.name ?? 'player';
-  await tx.insert(matches).values({
-    id,
-    status: statusOf(MATCH_START.to),
-    createdAt: now,
-    teamOneName: `Team ${nameOf(captains.teamOne)}`,
-    teamTwoName: `Team ${nameOf(captains.teamTwo)}`,
-    turn: pickTurn(order, 0),
-    deadline,
-    pickIndex: 0,
-    pickOrder: order,
-    mapPool: await mapPoolFor(tx, ctx.config),
-    bans: [],
-  });
-  await tx.insert(matchPlayers).values(
-    userIds.map((uid) => {
-      const u = byId.get(uid);
-      const team: TeamKey | null =
-        uid === captains.teamOne ? 'teamOne' : uid === captains.teamTwo ? 'teamTwo' : null;
-      return {
-        matchId: id,
-        userId: uid,
-        team,
-        captain: team !== null,
-        pickNo: team !== null ? 0 : null,
-        name: u?.name ?? 'player',
-        avatar: u?.avatar ?? null,
-        steamId: u?.steamId ?? null,
-        elo: u?.elo ?? ELO_DEFAULT,
-        reliability: reliability.get(uid) ?? null,
-      };
-    }),
-  );
-  await runMatchEffects(ctx, tx, after, id, MATCH_START, { turn: { index: 0, deadline } });
-  patchAll(ctx, after, userIds, (uid) => ({
-    inQueue: false,
-    match: {
-      active: true,
-      matchId: id,
-      status: MATCH_START.to,
-      map: null,
-      score: { teamOne: 0, teamTwo: 0 },
-    },
-    teamOne: uid === captains.teamOne,
+  const created = rosters.map((userIds) => ({
+    id: randomUUID(),
+    userIds,
+    captains: chooseCaptains(userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? ELO_DEFAULT }))),
   }));
-  return id;
+  await tx.insert(matches).values(
+    created.map(({ id, captains }) => ({
+      id,
+      status: statusOf(MATCH_START.to),
+      createdAt: now,
+      teamOneName: `Team ${nameOf(captains.teamOne)}`,
+      teamTwoName: `Team ${nameOf(captains.teamTwo)}`,
+      turn: pickTurn(order, 0),
+      deadline,
+      pickIndex: 0,
+      pickOrder: order,
+      mapPool,
+      bans: [],
+    })),
+  );
+  await tx.insert(matchPlayers).values(
+    created.flatMap(({ id, userIds, captains }) =>
+      userIds.map((uid) => {
+        const u = byId.get(uid);
+        const team: TeamKey | null =
+          uid === captains.teamOne ? 'teamOne' : uid === captains.teamTwo ? 'teamTwo' : null;
+        return {
+          matchId: id,
+          userId: uid,
+          team,
+          captain: team !== null,
+          pickNo: team !== null ? 0 : null,
+          name: u?.name ?? 'player',
+          avatar: u?.avatar ?? null,
+          steamId: u?.steamId ?? null,
+          elo: u?.elo ?? ELO_DEFAULT,
+          reliability: reliability.get(uid) ?? null,
+        };
+      }),
+    ),
+  );
+  await runEffectsOf(
+    ctx,
+    tx,
+    after,
+    created.map((m) => m.id),
+    MATCH_START,
+    { turn: { index: 0, deadline } },
+  );
+  const started = new Map(created.flatMap((m) => m.userIds.map((uid) => [uid, m] as const)));
+  patchAll(ctx, after, everyone, (uid) => {
+    const m = started.get(uid) as (typeof created)[number];
+    return {
+      inQueue: false,
+      match: {
+        active: true,
+        matchId: m.id,
+        status: MATCH_START.to,
+        map: null,
+        score: { teamOne: 0, teamTwo: 0 },
+      },
+      teamOne: uid === m.captains.teamOne,
+    };
+  });
+  return created.map((m) => m.id);
 }
 
 // ---- actions -----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
  * `match.substitute`) to the queued players outside an accept phase and to the players in the
  * arena who are neither queued nor in a match — none banned or on a cooldown — and to those who
  * queue or come into the arena while it runs. The first `substitute-accept` takes a slot — under
- * the queue lock and the match row lock, so of two racing players exactly one wins and the other
+ * the queue locks and the match row lock, so of two racing players exactly one wins and the other
  * is refused SUBSTITUTE_TAKEN — leaves the queue (or the arena's status: the match takes over),
  * replaces the no-show in the roster and on the game server (bus `match.substituted`). Once every
  * slot is filled the substitutes get their own connect deadline; an offer nobody takes in time
@@ -368,7 +368,7 @@ export function takeSubstituteSlot(
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      // The queue lock first (as the queue takes it before it creates matches), then the match row;
+      // The queue locks first (as the queue takes them before it creates matches), then the match row;
       // it also serialises an arena player's accepts of two offers (no player on two rosters).
       const queued = await takeFromQueue(ctx, tx, after, userId);
       const inArena = !queued && (await inArenaIds(tx)).has(userId);

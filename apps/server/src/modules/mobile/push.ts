@@ -8,11 +8,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GameFoundPush, Locale } from '@openpug/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
+import { batched } from '../../lib/batch';
 import { conflict, unprocessable } from '../../lib/errors';
 import { BlockedAddressError, checkUserUrl, type OutboundAnswer, postToUserUrl } from '../../lib/outbound';
 import { findUsersByIds } from '../accounts/service';
@@ -130,6 +131,8 @@ function retryAfterMs(header: string | undefined): number | undefined {
 export interface MobileModuleState {
   /** Loaded once per app, before the module's routes serve (mobile/routes.ts). */
   vapidKeys?: VapidKeys;
+  /** subscriptionsSoon's loader, made on first use. */
+  subscriptionLoader?: (userId: string) => Promise<PushSubscriptionRow[]>;
 }
 /** Loads the keys once per app, before the module's routes serve (mobile/routes.ts). */
 export async function initVapidKeys(ctx: AppContext): Promise<void> {
@@ -139,6 +142,25 @@ export function vapidKeys(ctx: AppContext): VapidKeys {
   const k = ctx.state.mobile.vapidKeys;
   if (!k) throw new Error('VAPID keys not loaded yet');
   return k;
+}
+
+type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
+
+/**
+ * A user's push subscriptions; the reads of one turn of the event loop share one query
+ * (lib/batch.ts): a queue batch that starts twenty accept phases pushes to the ten players of each.
+ */
+function subscriptionsSoon(ctx: AppContext, userId: string): Promise<PushSubscriptionRow[]> {
+  ctx.state.mobile.subscriptionLoader ??= batched(async (userIds: string[]) => {
+    const rows = await ctx.db
+      .select()
+      .from(pushSubscriptions)
+      .where(inArray(pushSubscriptions.userId, userIds));
+    const byUser = new Map<string, PushSubscriptionRow[]>();
+    for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row]);
+    return byUser;
+  }, [] as PushSubscriptionRow[]);
+  return ctx.state.mobile.subscriptionLoader(userId);
 }
 
 /**
@@ -152,9 +174,12 @@ export function pushToUsers(
   ttlSeconds: number,
 ): void {
   inBackground(ctx, 'push fan-out', async () => {
-    const rows = await findUsersByIds(ctx.db, userIds);
+    // The subscriptions first (most players have none), then only the users who have one.
+    const allSubs = (await Promise.all(userIds.map((id) => subscriptionsSoon(ctx, id)))).flat();
+    if (allSubs.length === 0) return;
+    const rows = await findUsersByIds(ctx.db, [...new Set(allSubs.map((s) => s.userId))]);
     for (const row of rows) {
-      const subs = await ctx.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, row.id));
+      const subs = allSubs.filter((s) => s.userId === row.id);
       const payload = payloadOf(localeOfRow(row.locale));
       for (const sub of subs) {
         deliverInBackground(ctx, `push ${row.id}`, async () => {

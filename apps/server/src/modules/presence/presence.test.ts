@@ -209,6 +209,50 @@ describe('presence: the live status object and its delivery to friends', () => {
     expect(users.map((u) => statuses.get(u.id)?.inQueue)).toEqual([false, true, true, true, true, true]);
   });
 
+  it('writes different patches of many users (a match start) in one statement, each merged into its own status', async () => {
+    const users = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => createTestUser(t.app, { name: `H${i}` })),
+    );
+    // Stored fields the patches do not name stay: an earlier score and the voice flag.
+    for (const u of users)
+      await t.app.ctx.bus.emit('status.patch', {
+        userId: u.id,
+        patch: { teamSpeak: true, match: { score: { teamOne: 1, teamTwo: 2 } } },
+      });
+    const db = t.app.ctx.db;
+    const insert = db.insert.bind(db);
+    let statements = 0;
+    db.insert = ((table: Parameters<typeof insert>[0]) => {
+      if (table === userStatus) statements++;
+      return insert(table);
+    }) as typeof db.insert;
+    try {
+      await Promise.all(
+        users.map((u, i) =>
+          t.app.ctx.bus.emit('status.patch', {
+            userId: u.id,
+            patch: { inQueue: false, teamOne: i % 2 === 0, match: { active: true, matchId: `m-${i}` } },
+          }),
+        ),
+      );
+    } finally {
+      db.insert = insert;
+    }
+    expect(statements).toBe(1);
+    const statuses = await getStatuses(
+      t.app.ctx,
+      users.map((u) => u.id),
+    );
+    expect(users.map((u) => statuses.get(u.id))).toMatchObject(
+      users.map((_, i) => ({
+        teamSpeak: true,
+        inQueue: false,
+        teamOne: i % 2 === 0,
+        match: { active: true, matchId: `m-${i}`, score: { teamOne: 1, teamTwo: 2 } },
+      })),
+    );
+  });
+
   it('pushes socialChangedName to friends when the accounts module renames a user', async () => {
     const fay = await createTestUser(t.app, { name: 'Fay' });
     const gus = await createTestUser(t.app, { name: 'Gus' });

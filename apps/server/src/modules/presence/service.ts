@@ -58,12 +58,8 @@ export interface PresenceModuleState {
 }
 
 type PatchWaiter = { resolve: (status: UserStatus) => void; reject: (err: unknown) => void };
-/** Users waiting for the same patch: one upsert for all of them. */
-interface PatchGroup {
-  key: string;
-  patch: UserStatusPatch;
-  waiters: Map<string, PatchWaiter[]>;
-}
+/** Patches that go in one statement: at most one per user. */
+type PatchGroup = Map<string, { patch: UserStatusPatch; waiter: PatchWaiter }>;
 
 export function initialPresenceState(): PresenceModuleState {
   return { patches: [], patching: false };
@@ -90,25 +86,47 @@ export async function patchStatus(
   userId: string,
   patch: UserStatusPatch,
 ): Promise<UserStatus> {
-  return (await patchStatuses(ctx, [userId], patch)).get(userId) ?? offlineStatus();
+  return (await patchStatuses(ctx, samePatch([userId], patch))).get(userId) ?? offlineStatus();
 }
 
-/** patchStatus for several users with the same patch, in one statement (distinct ids). */
+/**
+ * patchStatus for several users, each with their own patch, in one statement (distinct ids): a
+ * match start patches ten players with ten different patches (their match, their team).
+ */
 async function patchStatuses(
   ctx: AppContext,
-  userIds: readonly string[],
-  patch: UserStatusPatch,
+  patches: ReadonlyMap<string, UserStatusPatch>,
 ): Promise<Map<string, UserStatus>> {
-  const clean = userStatusPatchSchema.parse(patch) as UserStatusPatch;
-  const { match: matchPatch, ...flat } = clean;
+  const clean = new Map(
+    [...patches].map(([userId, patch]) => [userId, userStatusPatchSchema.parse(patch) as UserStatusPatch]),
+  );
+  const parts = [...clean].map(([userId, patch]) => {
+    const { match, ...flat } = patch;
+    return { userId, flat: JSON.stringify(flat), match: JSON.stringify(match ?? {}) };
+  });
+  // One patch for all: constants; otherwise each row's own patch, chosen by its user id.
+  const same = parts.every((p) => p.flat === parts[0].flat && p.match === parts[0].match);
+  const perUser = (field: 'flat' | 'match') =>
+    same
+      ? sql`${parts[0][field]}::jsonb`
+      : sql`(CASE excluded.user_id ${sql.join(
+          parts.map((p) => sql`WHEN ${p.userId} THEN ${p[field]}::jsonb`),
+          sql` `,
+        )} END)`;
   const now = new Date(ctx.clock.now());
   const rows = await ctx.db
     .insert(userStatus)
-    .values(userIds.map((userId) => ({ userId, status: merge(offlineStatus(), clean), updatedAt: now })))
+    .values(
+      [...clean].map(([userId, patch]) => ({
+        userId,
+        status: merge(offlineStatus(), patch),
+        updatedAt: now,
+      })),
+    )
     .onConflictDoUpdate({
       target: userStatus.userId,
       set: {
-        status: sql`${userStatus.status} || ${JSON.stringify(flat)}::jsonb || jsonb_build_object('match', coalesce(${userStatus.status} -> 'match', '{}'::jsonb) || ${JSON.stringify(matchPatch ?? {})}::jsonb)`,
+        status: sql`${userStatus.status} || ${perUser('flat')} || jsonb_build_object('match', coalesce(${userStatus.status} -> 'match', '{}'::jsonb) || ${perUser('match')})`,
         updatedAt: now,
       },
     })
@@ -122,13 +140,16 @@ async function patchStatuses(
   return result;
 }
 
+const samePatch = (userIds: readonly string[], patch: UserStatusPatch) =>
+  new Map(userIds.map((id) => [id, patch]));
+
 /**
- * patchStatus for the bus event 'status.patch': the same patch for many users in the same turn of
- * the event loop (a queue pop, a match start, 1,000 players joining within a second) becomes one
+ * patchStatus for the bus event 'status.patch': the patches of many users in the same turn of
+ * the event loop (a queue pop, a match start, 1,000 players joining within a second) become one
  * statement instead of one each; issue 20 target 4 measured these as the bulk of the database's
  * work between the first join and the 100th match start (bench/RESULTS.md). Order per user is
- * kept: a patch joins the last waiting group only if that group has the same patch, otherwise it
- * starts a new group, and groups run one after another.
+ * kept: a patch joins the last waiting group unless that group already patches its user (then it
+ * starts a new group), and groups run one after another.
  */
 export function patchStatusTogether(
   ctx: AppContext,
@@ -136,16 +157,13 @@ export function patchStatusTogether(
   patch: UserStatusPatch,
 ): Promise<UserStatus> {
   const state = ctx.state.presence;
-  const key = JSON.stringify(patch);
   return new Promise((resolve, reject) => {
     let group = state.patches.at(-1);
-    if (!group || group.key !== key) {
-      group = { key, patch, waiters: new Map() };
+    if (!group || group.has(userId)) {
+      group = new Map();
       state.patches.push(group);
     }
-    const waiters = group.waiters.get(userId) ?? [];
-    waiters.push({ resolve, reject });
-    group.waiters.set(userId, waiters);
+    group.set(userId, { patch, waiter: { resolve, reject } });
     if (!state.patching) {
       state.patching = true;
       setImmediate(() => void drainPatches(ctx));
@@ -157,11 +175,13 @@ async function drainPatches(ctx: AppContext): Promise<void> {
   const state = ctx.state.presence;
   for (let group = state.patches.shift(); group; group = state.patches.shift()) {
     try {
-      const statuses = await patchStatuses(ctx, [...group.waiters.keys()], group.patch);
-      for (const [userId, waiters] of group.waiters)
-        for (const w of waiters) w.resolve(statuses.get(userId) ?? offlineStatus());
+      const statuses = await patchStatuses(
+        ctx,
+        new Map([...group].map(([userId, { patch }]) => [userId, patch])),
+      );
+      for (const [userId, { waiter }] of group) waiter.resolve(statuses.get(userId) ?? offlineStatus());
     } catch (err) {
-      for (const waiters of group.waiters.values()) for (const w of waiters) w.reject(err);
+      for (const { waiter } of group.values()) waiter.reject(err);
     }
   }
   state.patching = false;
@@ -182,7 +202,7 @@ export async function markOnlineMany(
 ): Promise<Map<string, true>> {
   const current = await getStatuses(ctx, userIds);
   const offline = [...current].filter(([, status]) => !status.online).map(([id]) => id);
-  if (offline.length > 0) await patchStatuses(ctx, offline, { online: true });
+  if (offline.length > 0) await patchStatuses(ctx, samePatch(offline, { online: true }));
   return new Map(userIds.map((id) => [id, true]));
 }
 
@@ -212,7 +232,8 @@ export async function markMaybeOfflineMany(
   if (ctx.realtime.closing || gone.length === 0) return result;
   const current = await getStatuses(ctx, gone);
   const online = gone.filter((id) => current.get(id)?.online);
-  if (online.length > 0) await patchStatuses(ctx, online, { online: false, lastSeen: ctx.clock.now() });
+  if (online.length > 0)
+    await patchStatuses(ctx, samePatch(online, { online: false, lastSeen: ctx.clock.now() }));
   // Re-checked after writing: a tab opened meanwhile puts its user back online.
   for (const id of gone) {
     if (!ctx.realtime.closing && (await ctx.realtime.socketCount(id)) > 0) await markOnline(ctx, id);

@@ -24,8 +24,22 @@ function checkSoon(ctx: AppContext, pending: { timer: NodeJS.Timeout | null }): 
   pending.timer.unref?.();
 }
 
+/**
+ * Every alert takes 'popped' once for the matches that start in the same turn of the event loop
+ * (a burst of phases completing together is one update, not one each); a match after the update
+ * has begun gets an update of its own.
+ */
+function poppedSoon(ctx: AppContext, popping: { next: Promise<void> | null }): Promise<void> {
+  popping.next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    popping.next = null;
+    return everyAlertTakes(ctx, 'popped');
+  });
+  return popping.next;
+}
+
 export function queueAlertsModule(ctx: AppContext): FastifyPluginAsyncZod {
   const pending: { timer: NodeJS.Timeout | null } = { timer: null };
+  const popping: { next: Promise<void> | null } = { next: null };
   ctx.jobs.register(checkJob);
   // Every change of the queue count patches someone's inQueue (join, leave, kick, decline, ban,
   // substitute) or matches ten; both happen after commit, off the queue's lock.
@@ -33,7 +47,7 @@ export function queueAlertsModule(ctx: AppContext): FastifyPluginAsyncZod {
     if (typeof patch.inQueue === 'boolean') checkSoon(ctx, pending);
   });
   ctx.bus.on('queue.matched', async () => {
-    await everyAlertTakes(ctx, 'popped');
+    await poppedSoon(ctx, popping);
     checkSoon(ctx, pending);
   });
 

@@ -51,7 +51,7 @@ export async function lastTabClosed(ctx: AppContext, userId: string): Promise<vo
  * lastTabClosed for many players at once (sockets closing together): one transaction, and a grace
  * only for those who are queued. Most closed tabs belong to players who are not: a deadline for
  * each of them was a jobs row and a statement per closed tab (a stop with 10,000
- * sockets ran past its 10 s limit on them). The read waits for the queue lock, so a join still
+ * sockets ran past its 10 s limit on them). The read waits for the queue's entry lock, so a join still
  * committing when the tab closed is seen.
  */
 export async function lastTabsClosed(

@@ -5,10 +5,11 @@
  * a manual clock: the test moves time and lets the scheduler fire due jobs.
  */
 import type { QueuePlayer } from '@openpug/shared';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, connectSocket, createTestApp, manualClock, type TestApp } from '../../../test/helpers';
 import {
+  type Ack,
   ack,
   disconnect,
   got,
@@ -19,7 +20,11 @@ import {
   socketPlayers,
 } from '../../../test/socket-players';
 import { users } from '../../db/schema';
-import { matches } from '../matches/schema';
+import { inTransaction } from '../../jobs';
+import { jobs } from '../../jobs/schema';
+import { queueMinutes } from '../insights/schema';
+import { matches, matchPlayers } from '../matches/schema';
+import { createMatches } from '../matches/service';
 import { acceptPhases, queueEntries } from './schema';
 
 const clock = manualClock();
@@ -196,6 +201,74 @@ describe('queue', () => {
     await Promise.all(ps.map((p) => queue(p, 'leave')));
     await advance(30_000);
     expect(await queueSize()).toBe(0);
+    disconnect(ps);
+  });
+
+  it('twenty accept at once: both phases become their own match in one batch, each with its ten and its deadline', async () => {
+    const ps: SocketPlayer[] = [];
+    for (let i = 0; i < 20; i++) ps.push(await player());
+    expect((await Promise.all(ps.map((p) => queue(p, 'join')))).every((r) => r.ok)).toBe(true);
+    for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(1);
+    const startsBefore = (await t.app.ctx.db.select().from(queueMinutes)).reduce(
+      (n, m) => n + m.matchStarts,
+      0,
+    );
+    const replies = await Promise.all(ps.map((p) => queue(p, 'ready')));
+    expect(replies.every((r) => r.ok && r.data.inQueue === false)).toBe(true);
+    const ids = ps.map((p) => p.user.id);
+    const phases = (await t.app.ctx.db.select().from(acceptPhases)).filter((p) =>
+      p.playerIds.some((id) => ids.includes(id)),
+    );
+    expect(phases.map((p) => p.status)).toEqual(['matched', 'matched']);
+    for (const phase of phases) {
+      // Each phase names its own match, whose roster is exactly the phase's ten.
+      const roster = await t.app.ctx.db
+        .select()
+        .from(matchPlayers)
+        .where(eq(matchPlayers.matchId, phase.matchId as string));
+      expect(roster.map((r) => r.userId).sort()).toEqual([...phase.playerIds].sort());
+      expect(roster.filter((r) => r.captain)).toHaveLength(2);
+      for (const id of phase.playerIds) {
+        const p = ps.find((x) => x.user.id === id) as SocketPlayer;
+        await expect.poll(() => last(p, 'PRIVATE_MATCH_START')).toEqual({ matchId: phase.matchId });
+      }
+      // The first pick's deadline is armed for each match.
+      expect(
+        await t.app.ctx.db
+          .select()
+          .from(jobs)
+          .where(eq(jobs.id, `match.pick:${phase.matchId}:0`)),
+      ).toHaveLength(1);
+    }
+    expect(new Set(phases.map((p) => p.matchId)).size).toBe(2);
+    expect(
+      await t.app.ctx.db.select().from(queueEntries).where(inArray(queueEntries.userId, ids)),
+    ).toHaveLength(0);
+    const startsAfter = (await t.app.ctx.db.select().from(queueMinutes)).reduce(
+      (n, m) => n + m.matchStarts,
+      0,
+    );
+    expect(startsAfter - startsBefore).toBe(2);
+    disconnect(ps);
+  });
+
+  it('a join racing the start of its own match (the accept batch holds the phase lock, not the entry lock) is refused and leaves no place', async () => {
+    const ps = await tenInAcceptPhase();
+    const ids = ps.map((p) => p.user.id);
+    let join: Promise<Ack> | undefined;
+    // What an accept batch does for a completed phase: the ten entries go and the match is made.
+    // Before it commits, the first player joins again: on PostgreSQL that insert waits for the
+    // deleted entry's transaction, on PGlite the whole join waits for it.
+    await inTransaction(t.app.ctx.db, async (tx, after) => {
+      await tx.delete(queueEntries).where(inArray(queueEntries.userId, ids));
+      await createMatches(t.app.ctx, tx, after, [ids]);
+      join = queue(ps[0], 'join');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    expect(await join).toEqual({ ok: false, msg: 'ALREADY_IN_MATCH' });
+    expect(
+      await t.app.ctx.db.select().from(queueEntries).where(eq(queueEntries.userId, ids[0])),
+    ).toHaveLength(0);
     disconnect(ps);
   });
 });

@@ -1,10 +1,12 @@
 /**
- * Queue: owns the queue entries and accept phases. Every change runs in one transaction holding a
- * transaction-level advisory lock (one queue, so joins, leaves, readies and deadlines serialise;
- * on PGlite transactions are serial anyway): nobody is in two accept phases, a match always gets
- * exactly the ten accepted players, and entries/deadlines survive a restart. Joins and accepts that
- * arrive while one of their kind is being written share the next transaction (`Together`), so a
- * crowd queueing at once costs a few transactions, not one each.
+ * Queue: owns the queue entries and accept phases. Every change runs in one transaction holding
+ * transaction-level advisory locks (the entry lock for joins, the phase lock for accepts, both for
+ * leaves, declines, deadlines, bans and substitutes; on PGlite transactions are serial anyway):
+ * nobody is in two accept phases, a match always gets exactly the ten accepted players, and
+ * entries/deadlines survive a restart. Joins and accepts that arrive while one of their kind is
+ * being written share the next transaction (`Together`), so a crowd queueing at once costs a few
+ * transactions, not one each, and a batch costs the same few statements however many phases it
+ * forms or completes.
  *
  * Rules (docs/contract.md §4): joining needs a voice link and a profile name (with the MatchZy game-server
  * provider also a linked Steam account) and is refused while queued or in a live match; the
@@ -25,15 +27,15 @@
 import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
 import { PLAYERS_PER_MATCH } from '@openpug/shared';
-import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUsersByIds, type UserRow } from '../accounts/service';
-import { recordMatchStart, recordQueueCount } from '../insights/service';
-import { createMatch, findLiveMatchId, inLiveMatchAmong } from '../matches/service';
+import { recordQueueCount } from '../insights/service';
+import { createMatches, findLiveMatchId, inLiveMatchAmong } from '../matches/service';
 import { bannedAmong } from '../moderation';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
 import { activeCooldown, coolingDownAmong, recordOffence } from './cooldowns';
@@ -68,10 +70,23 @@ export type PhaseEnded = { phaseId: string; playerIds: string[] } & (
 const emitPhaseEnded = (ctx: AppContext, after: After, ended: PhaseEnded) =>
   after.add(() => void ctx.bus.emit('queue.phaseEnded', ended));
 
-const QUEUE_LOCK_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316005)');
+/**
+ * Two transaction-level advisory locks. Joins take only the entry lock and accepts only the phase
+ * lock, so the joins and the accepts of a crowd each run one batch at a time, side by side: they
+ * touch different rows (a join inserts entries and puts free ones into new phases; an accept
+ * writes the entries of open phases, and a completed phase's delete never frees an entry), and
+ * taking turns on one lock had made each wait for the other's batch (issue 20). A join that
+ * raced a match start for the same player finds the match after its insert (below). Every other
+ * change (leave, decline, deadline, ban, substitute) takes both, entry lock first, so it sees
+ * neither kind half done; nobody takes them in the other order.
+ */
+const ENTRY_LOCK_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316005)');
+const PHASE_LOCK_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316006)');
+const BOTH_LOCKS_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316005), pg_advisory_xact_lock(7316006)');
 
+/** Both queue locks: the whole queue holds still. */
 async function lockQueue(tx: Db): Promise<void> {
-  await tx.execute(QUEUE_LOCK_SQL);
+  await tx.execute(BOTH_LOCKS_SQL);
 }
 
 export async function queueCount(db: Db): Promise<number> {
@@ -107,7 +122,8 @@ function countWindowMs(ctx: AppContext): number {
   );
 }
 
-async function broadcastCount(ctx: AppContext, tx: Db, after: After): Promise<number> {
+/** `matchStarts`: matches this transaction started, recorded with the count (insights/history.ts). */
+async function broadcastCount(ctx: AppContext, tx: Db, after: After, matchStarts = 0): Promise<number> {
   after.add(() => {
     if (ctx.state.queue.countTimer) return;
     const timer = setTimeout(() => {
@@ -120,38 +136,36 @@ async function broadcastCount(ctx: AppContext, tx: Db, after: After): Promise<nu
     ctx.state.queue.countTimer = timer;
   });
   const count = await queueCount(tx);
-  await recordQueueCount(ctx, tx, count);
+  await recordQueueCount(ctx, tx, count, matchStarts);
   return count;
 }
 
 async function phasePlayers(tx: Db, playerIds: string[], phaseId: string): Promise<QueuePlayer[]> {
-  return (await phasesPlayers(tx, [{ id: phaseId, playerIds }])).get(phaseId) ?? [];
-}
-
-/** The players of several accept phases (who accepted), with two reads whatever their number. */
-async function phasesPlayers(
-  tx: Db,
-  phases: readonly { id: string; playerIds: string[] }[],
-): Promise<Map<string, QueuePlayer[]>> {
-  const out = new Map<string, QueuePlayer[]>();
-  if (phases.length === 0) return out;
-  const users = await findUsersByIds(
-    tx,
-    phases.flatMap((p) => p.playerIds),
-  );
   const entries = await tx
     .select({ userId: queueEntries.userId, accepted: queueEntries.accepted })
     .from(queueEntries)
-    .where(
-      inArray(
-        queueEntries.phaseId,
-        phases.map((p) => p.id),
-      ),
-    );
+    .where(eq(queueEntries.phaseId, phaseId));
   const accepted = new Set(entries.filter((e) => e.accepted).map((e) => e.userId));
-  const byId = new Map(users.map((u) => [u.id, u]));
+  const { players } = await phasesPlayers(tx, [{ id: phaseId, playerIds }], accepted);
+  return players.get(phaseId) ?? [];
+}
+
+/**
+ * The players of several accept phases (who of them accepted is `accepted`), with one read of
+ * the users not in `known` (none when all are). Returns the cards and every user row it used.
+ */
+async function phasesPlayers(
+  tx: Db,
+  phases: readonly { id: string; playerIds: string[] }[],
+  accepted: ReadonlySet<string>,
+  known: ReadonlyMap<string, UserRow> = new Map(),
+): Promise<{ players: Map<string, QueuePlayer[]>; users: Map<string, UserRow> }> {
+  const byId = new Map(known);
+  const missing = phases.flatMap((p) => p.playerIds).filter((id) => !byId.has(id));
+  for (const u of await findUsersByIds(tx, [...new Set(missing)])) byId.set(u.id, u);
+  const players = new Map<string, QueuePlayer[]>();
   for (const phase of phases)
-    out.set(
+    players.set(
       phase.id,
       phase.playerIds.map((id) => ({
         userId: id,
@@ -160,11 +174,19 @@ async function phasesPlayers(
         accepted: accepted.has(id),
       })),
     );
-  return out;
+  return { players, users: byId };
 }
 
-/** Starts accept phases for the first free ten in queue order, as long as ten are free. */
-async function formPhases(ctx: AppContext, tx: Db, after: After): Promise<void> {
+/**
+ * Starts accept phases for the first free ten in queue order, as long as ten are free. `known`:
+ * user rows the caller has read already (the batch's joiners), not read again.
+ */
+async function formPhases(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  known?: ReadonlyMap<string, UserRow>,
+): Promise<void> {
   const free = await tx
     .select({ userId: queueEntries.userId })
     .from(queueEntries)
@@ -186,14 +208,28 @@ async function formPhases(ctx: AppContext, tx: Db, after: After): Promise<void> 
       status: ACCEPT_PHASE_INITIAL,
     })),
   );
-  for (const { id, playerIds } of formed) {
-    await tx
-      .update(queueEntries)
-      .set({ phaseId: id, accepted: false })
-      .where(inArray(queueEntries.userId, playerIds));
-    await ctx.jobs.schedule(tx, after, acceptJob, { phaseId: id }, deadline);
-  }
-  const playersOf = await phasesPlayers(tx, formed);
+  // Every formed phase's ten in one update and their deadlines in one insert, however many.
+  const phaseOf = sql.join(
+    formed.flatMap(({ id, playerIds }) => playerIds.map((uid) => sql`WHEN ${uid} THEN ${id}`)),
+    sql` `,
+  );
+  await tx
+    .update(queueEntries)
+    .set({ phaseId: sql`CASE ${queueEntries.userId} ${phaseOf} END`, accepted: false })
+    .where(
+      inArray(
+        queueEntries.userId,
+        formed.flatMap((f) => f.playerIds),
+      ),
+    );
+  await ctx.jobs.scheduleMany(
+    tx,
+    after,
+    acceptJob,
+    formed.map(({ id }) => ({ payload: { phaseId: id }, dueAt: deadline })),
+  );
+  // A new phase's players have all not accepted yet (set just above).
+  const { players: playersOf } = await phasesPlayers(tx, formed, new Set(), known);
   for (const { id, playerIds } of formed) {
     const payload: QueueReadyPayload = { players: playersOf.get(id) ?? [], deadline };
     after.add(() => {
@@ -306,14 +342,13 @@ export function joinQueue(
 /**
  * Why this player may not join now, or null. In order: no such user, no voice link, no name, no
  * Steam link (MatchZy only: real CS2 servers admit the rostered players by SteamID64), banned,
- * cooling down, in a live match.
+ * cooling down. (In a live match is checked after the insert: joinTogether.)
  */
 function joinRefusal(
   ctx: AppContext,
   user: UserRow | undefined,
   banned: Set<string>,
   coolingDown: Set<string>,
-  inMatch: Set<string>,
 ): AppError | null {
   if (!user) return notFound('USER_DOES_NOT_EXIST');
   if (!user.teamSpeakId) return conflict('VOICE_NOT_LINKED');
@@ -321,12 +356,11 @@ function joinRefusal(
   if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy' && !user.steamId) return conflict('STEAM_NOT_LINKED');
   if (banned.has(user.id)) return forbidden('BANNED');
   if (coolingDown.has(user.id)) return forbidden('QUEUE_COOLDOWN');
-  if (inMatch.has(user.id)) return conflict('ALREADY_IN_MATCH');
   return null;
 }
 
 /**
- * The joins that waited together, in one transaction under the queue lock: the checks read once
+ * The joins that waited together, in one transaction under the entry lock: the checks read once
  * for all of them, one insert, one round of phase forming, one count. A join refused here is
  * refused alone; the others go on.
  */
@@ -336,18 +370,15 @@ async function joinTogether(
   after: After,
   joins: readonly { userId: string; via: QueueVia }[],
 ): Promise<Answer[]> {
-  await lockQueue(tx);
+  await tx.execute(ENTRY_LOCK_SQL);
   const ids = [...new Set(joins.map((j) => j.userId))];
   const userOf = new Map((await findUsersByIds(tx, ids)).map((u) => [u.id, u]));
   const known = [...userOf.keys()];
-  const [banned, coolingDown, inMatch] = [
-    await bannedAmong(ctx, tx, known),
-    await coolingDownAmong(ctx, tx, known),
-    await inLiveMatchAmong(tx, known),
-  ];
+  const banned = await bannedAmong(ctx, tx, known);
+  const coolingDown = await coolingDownAmong(ctx, tx, known);
   const refused = new Map<string, AppError>();
   for (const id of ids) {
-    const refusal = joinRefusal(ctx, userOf.get(id), banned, coolingDown, inMatch);
+    const refusal = joinRefusal(ctx, userOf.get(id), banned, coolingDown);
     if (refusal) refused.set(id, refusal);
   }
   const seen = new Set<string>();
@@ -364,9 +395,20 @@ async function joinTogether(
             .returning({ userId: queueEntries.userId })
         ).map((r) => r.userId),
   );
+  // Read after the insert: an accept batch (under the phase lock, not ours) that started this
+  // player's match had to commit before the insert could replace their entry, so this statement
+  // sees that match, and the place is taken back.
+  const inMatch = await inLiveMatchAmong(tx, [...inserted]);
+  if (inMatch.size > 0) {
+    await tx.delete(queueEntries).where(inArray(queueEntries.userId, [...inMatch]));
+    for (const id of inMatch) {
+      inserted.delete(id);
+      refused.set(id, conflict('ALREADY_IN_MATCH'));
+    }
+  }
   let count = 0;
   if (inserted.size > 0) {
-    await formPhases(ctx, tx, after);
+    await formPhases(ctx, tx, after, userOf);
     patchQueue(ctx, after, [...inserted], true);
     count = await broadcastCount(ctx, tx, after);
   }
@@ -468,8 +510,31 @@ export function readyQueue(ctx: AppContext, userId: string): Promise<{ inQueue: 
   return batchesOf(ctx).readies.add(userId);
 }
 
+/** Each phase's new status and match, in one statement however many phases end together. */
+async function setPhasesEnded(
+  tx: Db,
+  ended: readonly { id: string; status: (typeof acceptPhases.$inferSelect)['status']; matchId: string }[],
+) {
+  for (const status of new Set(ended.map((e) => e.status))) {
+    const rows = ended.filter((e) => e.status === status);
+    const matchIdOf = sql.join(
+      rows.map((r) => sql`WHEN ${r.id} THEN ${r.matchId}`),
+      sql` `,
+    );
+    await tx
+      .update(acceptPhases)
+      .set({ status, matchId: sql`CASE ${acceptPhases.id} ${matchIdOf} END` })
+      .where(
+        inArray(
+          acceptPhases.id,
+          rows.map((r) => r.id),
+        ),
+      );
+  }
+}
+
 /**
- * The accepts that waited together, in one transaction under the queue lock: the entries and
+ * The accepts that waited together, in one transaction under the phase lock: the entries and
  * phases are read once, the accepts written in one update, and every phase they complete becomes
  * its match here. PRIVATE_MATCH_START goes out right after the commit, before the status patches
  * (docs/contract.md §4: nothing slow between the last accept and the match start).
@@ -480,11 +545,26 @@ async function readyTogether(
   after: After,
   userIds: readonly string[],
 ): Promise<Answer[]> {
-  await lockQueue(tx);
+  await tx.execute(PHASE_LOCK_SQL);
   const ids = [...new Set(userIds)];
-  const entries = await tx.select().from(queueEntries).where(inArray(queueEntries.userId, ids));
+  // The callers' entries and every entry of their phases, in one read.
+  const entries = await tx
+    .select()
+    .from(queueEntries)
+    .where(
+      or(
+        inArray(queueEntries.userId, ids),
+        inArray(
+          queueEntries.phaseId,
+          tx
+            .select({ phaseId: queueEntries.phaseId })
+            .from(queueEntries)
+            .where(inArray(queueEntries.userId, ids)),
+        ),
+      ),
+    );
   const entryOf = new Map(entries.map((e) => [e.userId, e]));
-  const phaseIds = [...new Set(entries.flatMap((e) => (e.phaseId ? [e.phaseId] : [])))];
+  const phaseIds = [...new Set(ids.flatMap((id) => entryOf.get(id)?.phaseId ?? []))];
   const phases =
     phaseIds.length === 0
       ? []
@@ -512,9 +592,11 @@ async function readyTogether(
     const touched = [...new Set([...accepting].map((id) => entryOf.get(id)?.phaseId as string))].map(
       (id) => phaseOf.get(id) as (typeof phases)[number],
     );
-    const playersOf = await phasesPlayers(
+    const accepted = new Set([...entries.filter((e) => e.accepted).map((e) => e.userId), ...accepting]);
+    const { players: playersOf, users } = await phasesPlayers(
       tx,
       touched.map((p) => ({ id: p.id, playerIds: p.playerIds })),
+      accepted,
     );
     const complete = touched.filter((phase) => {
       const players = playersOf.get(phase.id) ?? [];
@@ -530,26 +612,50 @@ async function readyTogether(
           complete.map((p) => p.id),
         ),
       );
-      for (const phase of complete) {
-        const { id: phaseId, playerIds: players } = phase;
-        const done = acceptPhase.require(phase.status, 'complete');
-        if (entails(done, 'cancelDeadline')) await ctx.jobs.cancel(tx, after, acceptJob, { phaseId });
-        let matchId = '';
-        // The players hear of their match first; its status patches follow (createMatch).
-        after.add(() => {
-          for (const uid of players) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
-          for (const uid of players) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
-        });
-        matchId = await createMatch(ctx, tx, after, players);
-        await tx.update(acceptPhases).set({ status: done.to, matchId }).where(eq(acceptPhases.id, phaseId));
-        after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds: players, matchId }));
-        emitPhaseEnded(ctx, after, { phaseId, playerIds: players, outcome: 'matched', matchId });
-        for (const uid of players) matched.add(uid);
-      }
-      await recordMatchStart(ctx, tx, complete.length);
+      const ending = complete.map((phase) => ({
+        phase,
+        done: acceptPhase.require(phase.status, 'complete'),
+      }));
+      await ctx.jobs.cancelMany(
+        tx,
+        after,
+        acceptJob,
+        ending
+          .filter(({ done }) => entails(done, 'cancelDeadline'))
+          .map(({ phase }) => ({ phaseId: phase.id })),
+      );
+      const matchIds: string[] = [];
+      // The players hear of their matches first; the status patches follow (createMatches).
+      after.add(() =>
+        complete.forEach(({ playerIds }, i) => {
+          const matchId = matchIds[i];
+          for (const uid of playerIds) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
+          for (const uid of playerIds) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
+        }),
+      );
+      matchIds.push(
+        ...(await createMatches(
+          ctx,
+          tx,
+          after,
+          complete.map((p) => p.playerIds),
+          users,
+        )),
+      );
+      await setPhasesEnded(
+        tx,
+        ending.map(({ phase, done }, i) => ({ id: phase.id, status: done.to, matchId: matchIds[i] })),
+      );
+      complete.forEach(({ id: phaseId, playerIds }, i) => {
+        const matchId = matchIds[i];
+        after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds, matchId }));
+        emitPhaseEnded(ctx, after, { phaseId, playerIds, outcome: 'matched', matchId });
+        for (const uid of playerIds) matched.add(uid);
+      });
     }
   }
-  const count = matched.size > 0 ? await broadcastCount(ctx, tx, after) : await queueCount(tx);
+  const starts = matched.size / PLAYERS_PER_MATCH;
+  const count = starts > 0 ? await broadcastCount(ctx, tx, after, starts) : await queueCount(tx);
   return userIds.map((userId) => refused.get(userId) ?? { inQueue: !matched.has(userId), count });
 }
 
@@ -707,16 +813,16 @@ export async function queuedAmong(db: Db, userIds: readonly string[]): Promise<S
   return new Set(rows.map((r) => r.userId));
 }
 
-/** queuedAmong in `tx` once the queue lock is held: after any join or leave still committing. */
+/** queuedAmong in `tx` once the entry lock is held: after any join or leave still committing. */
 export async function queuedAmongLocked(tx: Db, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
-  await lockQueue(tx);
+  await tx.execute(ENTRY_LOCK_SQL);
   return queuedAmong(tx, userIds);
 }
 
 /**
  * A queued player outside an accept phase leaves the queue to substitute in a match, in the
- * caller's transaction (under the queue lock): no miss. False when they are not queued that way.
+ * caller's transaction (under both queue locks): no miss. False when they are not queued that way.
  */
 export async function takeFromQueue(ctx: AppContext, tx: Db, after: After, userId: string): Promise<boolean> {
   await lockQueue(tx);

@@ -11,7 +11,7 @@
 import type { WhatsAppStatus } from '@openpug/shared';
 import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { findUsersByIds } from '../accounts/service';
+import { findUsersByIdsSoon } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow } from '../notify';
 import {
   createWhatsAppSender,
@@ -157,13 +157,13 @@ export function notifyWhatsApp(
   content: (locale: 'en' | 'de') => { params: string[]; text: string },
 ) {
   inBackground(ctx, 'whatsapp fan-out', async () => {
-    const rows = await findUsersByIds(ctx.db, userIds);
+    const rows = (await findUsersByIdsSoon(ctx, userIds)).filter((r) => r.whatsAppEnabled && r.phone);
     const paused = await pausedUserIds(
       ctx,
       rows.map((r) => r.id),
     );
     for (const row of rows) {
-      if (!row.whatsAppEnabled || !row.phone || paused.has(row.id)) continue;
+      if (!row.phone || paused.has(row.id)) continue;
       const to = row.phone;
       const locale = localeOfRow(row.locale);
       const { params, text } = content(locale);
