@@ -10,6 +10,7 @@
  *
  *   npm run build && node --import tsx bench/lighthouse.ts   (also `npm run bench -- lighthouse`)
  *   options: --runs=3 --port=4002 (uses port and port+1) --keep (keeps the reports' folder)
+ *            --pages=/match/:id,/ (only these pages, with the baseline)
  *
  * Prints per page: score, LCP, TBT, CLS (medians), the difference to the baseline, and the median
  * run's top opportunities and diagnostics; exits 1 when a page misses the issue's targets.
@@ -32,6 +33,12 @@ const arg = (name: string, def: number) =>
 const RUNS = arg('runs', 3);
 const PORT = arg('port', 4002);
 const keep = process.argv.includes('--keep');
+// --pages=/match/:id,/ : only these pages (and the baseline), to work on one of them.
+const ONLY =
+  process.argv
+    .find((a) => a.startsWith('--pages='))
+    ?.slice('--pages='.length)
+    .split(',') ?? [];
 const root = path.resolve(import.meta.dirname, '..');
 const work = mkdtempSync(path.join(os.tmpdir(), 'openpug-lighthouse-'));
 // Taken before the hello build: Vite sets NODE_ENV=production in this process, which would make
@@ -203,7 +210,10 @@ try {
     ['/leaderboard', `${app}/leaderboard`],
     ['/match/:id', `${app}/match/${matchId}`],
     ['/user/:id/matches', `${app}/user/${userId}/matches`],
-  ];
+  ].filter(([name]) => ONLY.length === 0 || name.startsWith('baseline') || ONLY.includes(name)) as [
+    string,
+    string,
+  ][];
   chrome = await chromeLauncher.launch({
     chromePath: '/usr/bin/chromium',
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -243,8 +253,10 @@ try {
   console.log('| page | score (runs) | LCP | TBT | CLS | score − baseline |');
   console.log('|---|---|---|---|---|---|');
   let missed = 0;
+  // In points, as Lighthouse reports a score (0.97 − 1.00 in floating point is below −0.03).
+  const points = (score: number) => Math.round(score * 100);
   for (const s of summary) {
-    const diff = s.score - base.score;
+    const diff = (points(s.score) - points(base.score)) / 100;
     console.log(
       `| ${s.name} | ${s.score.toFixed(2)} (${s.scores.map((x) => x.toFixed(2)).join(', ')}) | ${(s.lcp / 1000).toFixed(2)} s | ${s.tbt.toFixed(0)} ms | ${s.cls.toFixed(3)} | ${s === base ? '—' : diff.toFixed(2)} |`,
     );

@@ -26,8 +26,26 @@ export function useAfterFirstPaint(): boolean {
   return painted;
 }
 
-/** Renders its (lazy) children once the first paint is done; nothing until they have loaded. */
-export function AfterFirstPaint({ children }: { children: ReactNode }) {
+/**
+ * Renders its (lazy) children once the first paint is done; nothing until they have loaded.
+ * `onShown` is called once they have mounted: a screen mounts its next part only then, so each
+ * part is a commit (one task) of its own rather than one long commit of them all.
+ */
+export function AfterFirstPaint({ children, onShown }: { children: ReactNode; onShown?: () => void }) {
   const painted = useAfterFirstPaint();
-  return <Suspense fallback={null}>{painted && children}</Suspense>;
+  return (
+    <Suspense fallback={null}>
+      {painted && children}
+      {painted && onShown && <Shown onShown={onShown} />}
+    </Suspense>
+  );
+}
+
+/** Calls `onShown` after the commit it is part of (its Suspense siblings have mounted). */
+function Shown({ onShown }: { onShown: () => void }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at the mount
+  useEffect(() => {
+    onShown();
+  }, []);
+  return null;
 }

@@ -32,6 +32,9 @@ function Room({ matchId }: { matchId: string }) {
   const myId = useSession((s) => s.user?._id ?? null);
   const { state, error, socket } = useMatchRoom(matchId);
   const [tab, setTab] = useState<MatchTab>('overview');
+  // The chat column mounts once the main column has: two commits where one had been the page's
+  // longest task (177 ms at Lighthouse's 4× slowdown, bench/RESULTS.md session 16).
+  const [mainShown, setMainShown] = useState(false);
 
   if (error && !state)
     return (
@@ -59,14 +62,16 @@ function Room({ matchId }: { matchId: string }) {
       <div className={styles.columns}>
         <div className={styles.main}>
           {overview && state.status === 'finished' && <MatchResult state={state} />}
-          <AfterFirstPaint>
+          <AfterFirstPaint onShown={() => setMainShown(true)}>
             <MatchMain {...part} tab={tab} />
           </AfterFirstPaint>
         </div>
         <div className={styles.side}>
-          <AfterFirstPaint>
-            <MatchSide {...part} />
-          </AfterFirstPaint>
+          {mainShown && (
+            <AfterFirstPaint>
+              <MatchSide {...part} />
+            </AfterFirstPaint>
+          )}
         </div>
       </div>
     </>
