@@ -47,6 +47,22 @@ async function befriendOn(t: TestApp, a: TestUser, b: TestUser): Promise<void> {
   });
 }
 
+/** How many upserts of user_status `run` makes on the app's database (statements, not rows). */
+async function statusUpserts(db: TestApp['app']['ctx']['db'], run: () => Promise<unknown>): Promise<number> {
+  const insert = db.insert.bind(db);
+  let statements = 0;
+  db.insert = ((table: Parameters<typeof insert>[0]) => {
+    if (table === userStatus) statements++;
+    return insert(table);
+  }) as typeof db.insert;
+  try {
+    await run();
+  } finally {
+    db.insert = insert;
+  }
+  return statements;
+}
+
 describe('presence: the live status object and its delivery to friends', () => {
   let t: TestApp;
   const clock = manualClock();
@@ -185,22 +201,13 @@ describe('presence: the live status object and its delivery to friends', () => {
     const users = await Promise.all(
       Array.from({ length: 6 }, (_, i) => createTestUser(t.app, { name: `G${i}` })),
     );
-    const db = t.app.ctx.db;
-    const insert = db.insert.bind(db);
-    let statements = 0;
-    db.insert = ((table: Parameters<typeof insert>[0]) => {
-      if (table === userStatus) statements++;
-      return insert(table);
-    }) as typeof db.insert;
-    try {
-      await Promise.all([
+    const statements = await statusUpserts(t.app.ctx.db, () =>
+      Promise.all([
         ...users.map((u) => t.app.ctx.bus.emit('status.patch', { userId: u.id, patch: { inQueue: true } })),
         // The first user leaves again in the same turn: applied after the join, not merged into it.
         t.app.ctx.bus.emit('status.patch', { userId: users[0].id, patch: { inQueue: false } }),
-      ]);
-    } finally {
-      db.insert = insert;
-    }
+      ]),
+    );
     expect(statements).toBe(2);
     const statuses = await getStatuses(
       t.app.ctx,
@@ -219,25 +226,16 @@ describe('presence: the live status object and its delivery to friends', () => {
         userId: u.id,
         patch: { teamSpeak: true, match: { score: { teamOne: 1, teamTwo: 2 } } },
       });
-    const db = t.app.ctx.db;
-    const insert = db.insert.bind(db);
-    let statements = 0;
-    db.insert = ((table: Parameters<typeof insert>[0]) => {
-      if (table === userStatus) statements++;
-      return insert(table);
-    }) as typeof db.insert;
-    try {
-      await Promise.all(
+    const statements = await statusUpserts(t.app.ctx.db, () =>
+      Promise.all(
         users.map((u, i) =>
           t.app.ctx.bus.emit('status.patch', {
             userId: u.id,
             patch: { inQueue: false, teamOne: i % 2 === 0, match: { active: true, matchId: `m-${i}` } },
           }),
         ),
-      );
-    } finally {
-      db.insert = insert;
-    }
+      ),
+    );
     expect(statements).toBe(1);
     const statuses = await getStatuses(
       t.app.ctx,
