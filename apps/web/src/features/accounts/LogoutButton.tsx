@@ -1,6 +1,6 @@
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
-import { queryClient } from '../api/queryClient';
+import { queryClient } from '../api';
 import { logout } from '../session';
 
 /** Logs out: storage cleared, the socket sends `logout`, and the app goes to the login route (sessionRules). */

@@ -14,7 +14,7 @@
  *   module sends `logout` and disconnects.
  */
 import type { MatchResultPayload, ProfilePatchEvent, SessionResponse, TokenResponse } from '@openpug/shared';
-import { api, type RequestOptions } from '../api';
+import { api, queryClient, type RequestOptions } from '../api';
 import { setLoading } from '../app-state';
 import { type SessionUser, saveSession, updateSessionUser, useSession } from '../session';
 import { onServerEvents, useSocketState } from '../socket';
@@ -109,12 +109,8 @@ export function applyMatchResult(result: Pick<MatchResultPayload, 'newElo'>): Pr
   if (!user) return Promise.resolve();
   const stats = (user.stats ?? {}) as Record<string, unknown>;
   updateSessionUser({ stats: { ...stats, elo: result.newElo } });
-  // The query cache loads with the screens that use it (FeatureProviders), not with the shell
-  // every page waits for (bench/RESULTS.md, session 17); once loaded, this import is the module.
-  void import('../api/queryClient').then(({ queryClient }) => {
-    for (const queryKey of [['users'], ['ranking'], ['matches'], ['season']])
-      void queryClient.invalidateQueries({ queryKey });
-  });
+  for (const queryKey of [['users'], ['ranking'], ['matches'], ['season']])
+    void queryClient.invalidateQueries({ queryKey });
   return refreshProfile();
 }
 
