@@ -4,7 +4,7 @@
  * its batch, and a later turn makes a fresh call (no cache: nothing read before it was asked for).
  */
 import { describe, expect, it } from 'vitest';
-import { batched } from './batch';
+import { batched, batchedRows } from './batch';
 
 function recorder(answer: (key: string) => number | undefined) {
   const calls: string[][] = [];
@@ -72,5 +72,25 @@ describe('batched', () => {
     for (const p of both) await expect(p).rejects.toThrow('database down');
     const rejecting = batched<string, number>(async () => Promise.reject(new Error('later')), 0);
     await expect(rejecting('a')).rejects.toThrow('later');
+  });
+});
+
+describe('batchedRows', () => {
+  it("answers each key of a turn's one call with its own rows, in the call's order, or none", async () => {
+    const calls: string[][] = [];
+    const rows = [
+      { owner: 'a', n: 1 },
+      { owner: 'b', n: 2 },
+      { owner: 'a', n: 3 },
+    ];
+    const get = batchedRows(
+      async (keys: string[]) => {
+        calls.push(keys);
+        return rows.filter((r) => keys.includes(r.owner));
+      },
+      (row) => row.owner,
+    );
+    expect(await Promise.all([get('a'), get('b'), get('c')])).toEqual([[rows[0], rows[2]], [rows[1]], []]);
+    expect(calls).toEqual([['a', 'b', 'c']]);
   });
 });

@@ -55,3 +55,19 @@ export function batched<K, V>(
       schedule();
     });
 }
+
+/**
+ * `batched` for lookups whose answer is a list of rows per key (a user's push subscriptions, a
+ * phase's DMs): `load` returns the rows of all the keys, `keyOf` says whose each row is, and a key
+ * without rows gets an empty list.
+ */
+export function batchedRows<K, R>(
+  load: (keys: K[]) => Promise<R[]>,
+  keyOf: (row: R) => K,
+): (key: K) => Promise<R[]> {
+  return batched(async (keys: K[]) => {
+    const byKey = new Map<K, R[]>();
+    for (const row of await load(keys)) byKey.set(keyOf(row), [...(byKey.get(keyOf(row)) ?? []), row]);
+    return byKey;
+  }, [] as R[]);
+}

@@ -9,21 +9,24 @@ import { type ReactNode, Suspense, startTransition, useEffect, useState } from '
  */
 export function useAfterFirstPaint(): boolean {
   const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    // requestAnimationFrame runs just before the next paint; the task it queues runs after it.
-    // A transition: React renders what mounts then in slices that yield to the browser, instead of
-    // one long task that would hold a tap (Lighthouse's total blocking time; bench/RESULTS.md,
-    // session 16).
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => startTransition(() => setPainted(true)), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
-    };
-  }, []);
+  // A transition: React renders what mounts then in slices that yield to the browser, instead of
+  // one long task that would hold a tap (Lighthouse's total blocking time; bench/RESULTS.md,
+  // session 16).
+  useEffect(() => afterNextPaint(() => startTransition(() => setPainted(true))), []);
   return painted;
+}
+
+/** Runs `fn` in a task after the browser's next paint; returns what cancels it. */
+export function afterNextPaint(fn: () => void): () => void {
+  // requestAnimationFrame runs just before the next paint; the task it queues runs after it.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(fn, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    if (timer !== undefined) clearTimeout(timer);
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import { createHash, randomInt } from 'node:crypto';
 import type { Locale } from '@openpug/shared';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { batched } from '../../lib/batch';
+import { batchedRows } from '../../lib/batch';
 import { conflict, notFound } from '../../lib/errors';
 import { findUserByDiscordId, findUsersByIds, updateUser } from '../accounts/service';
 import { deliverInBackground, inBackground, localeOfRow } from '../notify';
@@ -134,15 +134,11 @@ export function takeAcceptDms(ctx: AppContext, phaseId: string, userId?: string)
  * statement (lib/batch.ts): a queue batch that starts ten matches ends ten phases.
  */
 export function takeAcceptDmsSoon(ctx: AppContext, phaseId: string): Promise<AcceptDmRow[]> {
-  ctx.state.discord.acceptDmTaker ??= batched(async (phaseIds: string[]) => {
-    const rows = await ctx.db
-      .delete(discordAcceptDms)
-      .where(inArray(discordAcceptDms.phaseId, phaseIds))
-      .returning();
-    const byPhase = new Map<string, AcceptDmRow[]>();
-    for (const row of rows) byPhase.set(row.phaseId, [...(byPhase.get(row.phaseId) ?? []), row]);
-    return byPhase;
-  }, [] as AcceptDmRow[]);
+  ctx.state.discord.acceptDmTaker ??= batchedRows(
+    (phaseIds: string[]) =>
+      ctx.db.delete(discordAcceptDms).where(inArray(discordAcceptDms.phaseId, phaseIds)).returning(),
+    (row) => row.phaseId,
+  );
   return ctx.state.discord.acceptDmTaker(phaseId);
 }
 type AcceptDmRow = typeof discordAcceptDms.$inferSelect;

@@ -13,7 +13,7 @@ import webpush from 'web-push';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { batched } from '../../lib/batch';
+import { batchedRows } from '../../lib/batch';
 import { conflict, unprocessable } from '../../lib/errors';
 import { BlockedAddressError, checkUserUrl, type OutboundAnswer, postToUserUrl } from '../../lib/outbound';
 import { findUsersByIds } from '../accounts/service';
@@ -151,15 +151,11 @@ type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
  * (lib/batch.ts): a queue batch that starts twenty accept phases pushes to the ten players of each.
  */
 function subscriptionsSoon(ctx: AppContext, userId: string): Promise<PushSubscriptionRow[]> {
-  ctx.state.mobile.subscriptionLoader ??= batched(async (userIds: string[]) => {
-    const rows = await ctx.db
-      .select()
-      .from(pushSubscriptions)
-      .where(inArray(pushSubscriptions.userId, userIds));
-    const byUser = new Map<string, PushSubscriptionRow[]>();
-    for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row]);
-    return byUser;
-  }, [] as PushSubscriptionRow[]);
+  ctx.state.mobile.subscriptionLoader ??= batchedRows(
+    (userIds: string[]) =>
+      ctx.db.select().from(pushSubscriptions).where(inArray(pushSubscriptions.userId, userIds)),
+    (row) => row.userId,
+  );
   return ctx.state.mobile.subscriptionLoader(userId);
 }
 

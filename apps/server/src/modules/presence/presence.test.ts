@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SocialChangedStatus, UserStatus } from '@openpug/shared';
+import type { SocialChangedStatus, UserStatus, UserStatusPatch } from '@openpug/shared';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import {
 import { jobs } from '../../jobs/schema';
 import { joinQueue, queueState } from '../queue/service';
 import { userStatus } from './schema';
-import { getStatus, getStatuses, patchStatus } from './service';
+import { getStatus, getStatuses, patchStatus, patchStatusTogether } from './service';
 
 /** The next socialChangedStatus about `userId` on `socket` (that `matches`, if given). */
 const statusOf = (socket: Socket, userId: string, matches: (s: UserStatus) => boolean = () => true) =>
@@ -249,6 +249,21 @@ describe('presence: the live status object and its delivery to friends', () => {
         match: { active: true, matchId: `m-${i}`, score: { teamOne: 1, teamTwo: 2 } },
       })),
     );
+  });
+
+  it('refuses a malformed patch alone: the patch of the same turn beside it is written', async () => {
+    const [bad, good] = await Promise.all([
+      createTestUser(t.app, { name: 'Bad' }),
+      createTestUser(t.app, { name: 'Good' }),
+    ]);
+    const [refused, written] = await Promise.allSettled([
+      patchStatusTogether(t.app.ctx, bad.id, { inQueue: 'yes' } as unknown as UserStatusPatch),
+      patchStatusTogether(t.app.ctx, good.id, { inQueue: true }),
+    ]);
+    expect(refused.status).toBe('rejected');
+    expect(written).toMatchObject({ status: 'fulfilled', value: { inQueue: true } });
+    expect((await getStatus(t.app.ctx, bad.id)).inQueue).toBe(false);
+    expect((await getStatus(t.app.ctx, good.id)).inQueue).toBe(true);
   });
 
   it('pushes socialChangedName to friends when the accounts module renames a user', async () => {

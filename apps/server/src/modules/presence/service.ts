@@ -86,20 +86,20 @@ export async function patchStatus(
   userId: string,
   patch: UserStatusPatch,
 ): Promise<UserStatus> {
-  return (await patchStatuses(ctx, samePatch([userId], patch))).get(userId) ?? offlineStatus();
+  const clean = userStatusPatchSchema.parse(patch) as UserStatusPatch;
+  return (await patchStatuses(ctx, samePatch([userId], clean))).get(userId) ?? offlineStatus();
 }
 
 /**
  * patchStatus for several users, each with their own patch, in one statement (distinct ids): a
- * match start patches ten players with ten different patches (their match, their team).
+ * match start patches ten players with ten different patches (their match, their team). The
+ * patches are checked by the callers (userStatusPatchSchema), so one that is malformed is refused
+ * alone, before it could fail the statement of others.
  */
 async function patchStatuses(
   ctx: AppContext,
-  patches: ReadonlyMap<string, UserStatusPatch>,
+  clean: ReadonlyMap<string, UserStatusPatch>,
 ): Promise<Map<string, UserStatus>> {
-  const clean = new Map(
-    [...patches].map(([userId, patch]) => [userId, userStatusPatchSchema.parse(patch) as UserStatusPatch]),
-  );
   const parts = [...clean].map(([userId, patch]) => {
     const { match, ...flat } = patch;
     return { userId, flat: JSON.stringify(flat), match: JSON.stringify(match ?? {}) };
@@ -157,13 +157,16 @@ export function patchStatusTogether(
   patch: UserStatusPatch,
 ): Promise<UserStatus> {
   const state = ctx.state.presence;
+  const checked = userStatusPatchSchema.safeParse(patch);
+  if (!checked.success) return Promise.reject(checked.error);
+  const clean = checked.data as UserStatusPatch;
   return new Promise((resolve, reject) => {
     let group = state.patches.at(-1);
     if (!group || group.has(userId)) {
       group = new Map();
       state.patches.push(group);
     }
-    group.set(userId, { patch, waiter: { resolve, reject } });
+    group.set(userId, { patch: clean, waiter: { resolve, reject } });
     if (!state.patching) {
       state.patching = true;
       setImmediate(() => void drainPatches(ctx));

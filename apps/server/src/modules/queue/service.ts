@@ -80,9 +80,14 @@ const emitPhaseEnded = (ctx: AppContext, after: After, ended: PhaseEnded) =>
  * change (leave, decline, deadline, ban, substitute) takes both, entry lock first, so it sees
  * neither kind half done; nobody takes them in the other order.
  */
-const ENTRY_LOCK_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316005)');
-const PHASE_LOCK_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316006)');
-const BOTH_LOCKS_SQL = sql.raw('SELECT pg_advisory_xact_lock(7316005), pg_advisory_xact_lock(7316006)');
+const ENTRY_LOCK = 7316005;
+const PHASE_LOCK = 7316006;
+const ENTRY_LOCK_SQL = sql.raw(`SELECT pg_advisory_xact_lock(${ENTRY_LOCK})`);
+const PHASE_LOCK_SQL = sql.raw(`SELECT pg_advisory_xact_lock(${PHASE_LOCK})`);
+// One statement; its target list is evaluated left to right, so the entry lock comes first.
+const BOTH_LOCKS_SQL = sql.raw(
+  `SELECT pg_advisory_xact_lock(${ENTRY_LOCK}), pg_advisory_xact_lock(${PHASE_LOCK})`,
+);
 
 /** Both queue locks: the whole queue holds still. */
 async function lockQueue(tx: Db): Promise<void> {

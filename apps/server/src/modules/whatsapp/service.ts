@@ -157,13 +157,15 @@ export function notifyWhatsApp(
   content: (locale: 'en' | 'de') => { params: string[]; text: string },
 ) {
   inBackground(ctx, 'whatsapp fan-out', async () => {
-    const rows = (await findUsersByIdsSoon(ctx, userIds)).filter((r) => r.whatsAppEnabled && r.phone);
+    const rows = (await findUsersByIdsSoon(ctx, userIds)).filter(
+      (r): r is typeof r & { phone: string } => r.whatsAppEnabled && !!r.phone,
+    );
     const paused = await pausedUserIds(
       ctx,
       rows.map((r) => r.id),
     );
     for (const row of rows) {
-      if (!row.phone || paused.has(row.id)) continue;
+      if (paused.has(row.id)) continue;
       const to = row.phone;
       const locale = localeOfRow(row.locale);
       const { params, text } = content(locale);

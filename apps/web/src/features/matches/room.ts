@@ -8,6 +8,7 @@
  */
 import { type MatchState, type ServerToClientEvents, SOCKET_PATH } from '@openpug/shared';
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
+import { afterNextPaint } from '../../app/AfterFirstPaint';
 import { getEarlyOr, takeArrived } from '../api';
 import { useSession } from '../session';
 import {
@@ -85,21 +86,15 @@ export function useMatchRoom(matchId: string): RoomView {
   useEffect(() => {
     if (loggedIn || !restSettled) return;
     let alive = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // requestAnimationFrame runs just before the next paint; the task it queues runs after it.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(
-        () =>
-          void spectator().then((s) => {
-            if (alive) setSocket(s);
-          }),
-        0,
-      );
-    });
+    const cancel = afterNextPaint(
+      () =>
+        void spectator().then((s) => {
+          if (alive) setSocket(s);
+        }),
+    );
     return () => {
       alive = false;
-      cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
+      cancel();
     };
   }, [loggedIn, restSettled]);
 
