@@ -34,9 +34,11 @@ export const simJob = defineJob({
   payload: z.object({ matchId: jobField.id, step: jobField.index }),
   handle: async (ctx, tx, after, { matchId, step }) => {
     const provider = providerOf(ctx);
-    const onServer =
-      provider instanceof SimulatorProvider ? (key: string) => provider.isOnServer(matchId, key) : undefined;
-    await simStep(ctx, tx, after, matchId, step, onServer);
+    const simulator = provider instanceof SimulatorProvider ? provider : undefined;
+    await simStep(ctx, tx, after, matchId, step, {
+      isOnServer: simulator ? (key) => simulator.isOnServer(matchId, key) : undefined,
+      seed: simulator?.seedOf(matchId),
+    });
   },
 });
 
@@ -112,6 +114,8 @@ export class SimulatorProvider implements GameServerProvider {
   private readonly arrivals = new Map<string, Map<string, number>>();
   /** Roster keys (SteamID64, else user id) that never come (tests: a no-show). */
   private readonly away = new Set<string>();
+  /** Tests: a match whose rounds are drawn from this seed instead of its id (a known length). */
+  private readonly seeds = new Map<string, string>();
   constructor(private readonly ctx: AppContext) {}
 
   /** Tests: this player (roster key) does not come onto any simulated server until `arrive`. */
@@ -122,6 +126,16 @@ export class SimulatorProvider implements GameServerProvider {
   /** Tests: this player (roster key) drops off every simulated server (a leaver) until `arrive`. */
   leave(key: string): void {
     this.away.add(key);
+  }
+
+  /** Tests: draw this match's rounds from `seed`, so the test knows how long the match runs. */
+  fixSeed(matchId: string, seed: string): void {
+    this.seeds.set(matchId, seed);
+  }
+
+  /** The seed this match's rounds are drawn from: its id unless a test fixed one. */
+  seedOf(matchId: string): string {
+    return this.seeds.get(matchId) ?? matchId;
   }
 
   /** Whether a roster key is on the match's server now (what its round_end lists). */
@@ -205,7 +219,7 @@ export async function simStep(
   after: After,
   matchId: string,
   step: number,
-  isOnServer: (key: string) => boolean = () => true,
+  { isOnServer = () => true, seed = matchId }: { isOnServer?: (key: string) => boolean; seed?: string } = {},
 ): Promise<void> {
   const found = await loadMatch(tx, matchId, true);
   if (found?.match.status !== 'active') return;
@@ -221,7 +235,7 @@ export async function simStep(
     const one = players.filter((p) => p.team === 'teamOne' && here(p));
     const two = players.filter((p) => p.team === 'teamTwo' && here(p));
     const sim = simulateRound(
-      `${matchId}:${round}`,
+      `${seed}:${round}`,
       one.map((p) => ({ key: keyOf(p), elo: p.elo })),
       two.map((p) => ({ key: keyOf(p), elo: p.elo })),
     );
