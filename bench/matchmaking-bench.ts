@@ -20,16 +20,19 @@
  *   options: --clients=1000 --spread=1000 (ms over which the joins are sent) --limit=120 (s)
  *            --engine=embedded,pglite,postgres (any of them; pglite = in the server's thread)
  *            --chat-accounts=signup
+ *            --cpu-prof=DIR (the server's thread, first join → players' last event, one
+ *            .cpuprofile per engine in DIR, summarised by bench/cpu-profile-summary.ts)
  *
  * Target: the 100th match within 2 s of the first join and p99 < 50 ms, on each engine.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { Server } from 'socket.io';
@@ -68,6 +71,7 @@ const counter = { statements: 0, transactions: 0, locks: 0 };
 // --sql-top=N: the N most frequent statements (by their first 90 characters) from the first join
 // until the last match start, and until the server is quiet.
 const SQL_TOP = Number(opt('sql-top') ?? 0);
+const CPU_PROF_DIR = opt('cpu-prof');
 const shapes = new Map<string, number>();
 let countShapes = false;
 const countSql = (text: unknown) => {
@@ -111,6 +115,46 @@ function countPglite(client: Runner & { transaction: (fn: (tx: Runner) => unknow
     });
 }
 
+// ---- where the machine's two cores went -------------------------------------------------------
+
+/**
+ * CPU time (ms) by who used it, from /proc (Linux): this process's threads by name (MainThread is
+ * the server, WorkerThread the simulated players, V8Worker the garbage collector's and compiler's
+ * helpers, libuv-worker the thread pool) and every other process by its command (postgres, the
+ * embedded engine's node). The players share the machine with the server here; on a real night
+ * they are elsewhere.
+ */
+function cpuByOwner(): Map<string, number> {
+  const tick = 10; // ms per clock tick (USER_HZ is 100 on Linux)
+  const out = new Map<string, number>();
+  const add = (statFile: string, owner: (comm: string) => string) => {
+    try {
+      const stat = readFileSync(statFile, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      const key = owner(comm);
+      out.set(key, (out.get(key) ?? 0) + (Number(fields[11]) + Number(fields[12])) * tick);
+    } catch {
+      // gone meanwhile
+    }
+  };
+  for (const tid of readdirSync('/proc/self/task')) add(`/proc/self/task/${tid}/stat`, (c) => `bench: ${c}`);
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid))
+    add(`/proc/${pid}/stat`, (c) => c);
+  return out;
+}
+
+function cpuSince(before: Map<string, number>): string {
+  const now = cpuByOwner();
+  return [...now]
+    .map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const)
+    .filter(([, v]) => v >= 20)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v} ms`)
+    .join(', ');
+}
+
 // ---- helpers ------------------------------------------------------------------------------------
 
 const pct = (sorted: number[], p: number) =>
@@ -123,6 +167,8 @@ interface Done {
   matches: { matchId: string; players: number; lastStart: number }[];
   errors: string[];
   elapsed: number;
+  /** Frames the players received (not counting acks), by event. */
+  received: Record<string, number>;
 }
 
 /** Runs the players; `close()` disconnects them (after the server has gone quiet). */
@@ -155,6 +201,7 @@ interface Figures {
   p99: number;
   max: number;
   errors: string[];
+  received: Record<string, number>;
 }
 
 function figures(done: Done): Figures {
@@ -175,16 +222,26 @@ function figures(done: Done): Figures {
     p99: pct(waits, 99),
     max: waits[waits.length - 1],
     errors: done.errors,
+    received: done.received,
   };
 }
 
-const report = (label: string, f: Figures) =>
+function report(label: string, f: Figures) {
+  const frames = Object.entries(f.received).sort((a, b) => b[1] - a[1]);
+  const players = GROUPS * 10;
   console.log(
     `matchmaking-bench: ${label}: ${f.matches}/${GROUPS} matches; match start after the first join: ` +
       `1st ${ms(f.first)}, 10th ${ms(f.tenth)}, ${GROUPS}th ${ms(f.hundredth)}; ` +
       `10th join → last PRIVATE_QUEUE_READY p50 ${ms(f.p50)}, p99 ${ms(f.p99)}, max ${ms(f.max)}` +
       (f.errors.length ? `; ${f.errors.length} refused acks (first: ${f.errors[0]})` : ''),
   );
+  console.log(
+    `matchmaking-bench: ${label}: events a player received besides its two acks: ` +
+      `${(frames.reduce((n, [, c]) => n + c, 0) / players).toFixed(1)} (` +
+      frames.map(([name, c]) => `${name} ${(c / players).toFixed(1)}`).join(', ') +
+      ')',
+  );
+}
 
 // ---- the baseline: a bare Socket.IO server with an in-memory queue ------------------------------
 
@@ -235,9 +292,19 @@ async function baseline(): Promise<Figures> {
     const id = randomUUID();
     return { id, key: id };
   });
-  const done = await runClients(url, people, () => {});
+  let loopAtBegin = performance.eventLoopUtilization();
+  let cpuAtBegin = cpuByOwner();
+  const done = await runClients(url, people, () => {
+    loopAtBegin = performance.eventLoopUtilization();
+    cpuAtBegin = cpuByOwner();
+  });
+  const loopBusy = performance.eventLoopUtilization(loopAtBegin).utilization;
+  const cpu = cpuSince(cpuAtBegin);
   await done.close();
   await io.close();
+  console.log(
+    `matchmaking-bench: baseline: its event loop was busy ${(loopBusy * 100).toFixed(0)} % of the burst; CPU in the burst: ${cpu}`,
+  );
   return figures(done);
 }
 
@@ -316,12 +383,31 @@ async function engine(kind: Engine): Promise<boolean> {
   shapes.clear();
   // How busy the server's thread was from the first join to the players' last event.
   let loopAtBegin = performance.eventLoopUtilization();
+  // How long the server's thread kept callbacks waiting (a statement's answer, a socket's event).
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  let cpuAtBegin = cpuByOwner();
+  const profiler = CPU_PROF_DIR ? new Session() : null;
+  profiler?.connect();
+  await profiler?.post('Profiler.enable');
+  await profiler?.post('Profiler.setSamplingInterval', { interval: 200 });
   const done = await runClients(url, people, () => {
     atBegin = { ...counter };
     countShapes = true;
     loopAtBegin = performance.eventLoopUtilization();
+    loopDelay.enable();
+    cpuAtBegin = cpuByOwner();
+    void profiler?.post('Profiler.start');
   });
   const loopBusy = performance.eventLoopUtilization(loopAtBegin).utilization;
+  loopDelay.disable();
+  const cpu = cpuSince(cpuAtBegin);
+  if (profiler && CPU_PROF_DIR) {
+    const { profile } = await profiler.post('Profiler.stop');
+    const file = path.join(CPU_PROF_DIR, `${kind}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    profiler.disconnect();
+    console.log(`matchmaking-bench: ${label}: the server thread's profile of the burst: ${file}`);
+  }
   const f = figures(done);
   const settled = await quiet();
   const atEnd = { ...counter };
@@ -335,7 +421,9 @@ async function engine(kind: Engine): Promise<boolean> {
   top(shapes, 'quiet');
   report(label, f);
   console.log(
-    `matchmaking-bench: ${label}: the server's event loop was busy ${(loopBusy * 100).toFixed(0)} % of the burst`,
+    `matchmaking-bench: ${label}: the server's event loop was busy ${(loopBusy * 100).toFixed(0)} % of the burst; ` +
+      `its delay p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, ` +
+      `max ${(loopDelay.max / 1e6).toFixed(1)} ms; CPU in the burst: ${cpu}`,
   );
   const per = (a: typeof counter | null, key: keyof typeof counter) =>
     a

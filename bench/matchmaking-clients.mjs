@@ -4,7 +4,7 @@
 // sends its `join` at i × spreadMs / N (all within spreadMs), accepts its accept phase the moment
 // PRIVATE_QUEUE_READY arrives, and the clock stops per match at the last of its players'
 // PRIVATE_MATCH_START. Posts {type: 'begin'} just before the first join and, at the end,
-// {type: 'done', joinSent, phases, matches, errors, elapsed} (times in ms from the first join).
+// {type: 'done', joinSent, phases, matches, errors, elapsed, received} (times in ms from the first join).
 import { parentPort, workerData } from 'node:worker_threads';
 import { io } from 'socket.io-client';
 
@@ -33,6 +33,7 @@ const joinSent = new Map(); // userId → ms
 const phases = new Map(); // phase key (sorted ids) → {players, lastReady}
 const matches = new Map(); // matchId → {players, lastStart}
 const errors = [];
+const received = {}; // event name → frames the players received from the first join to the end
 let finish;
 const finished = new Promise((resolve) => {
   finish = resolve;
@@ -40,6 +41,9 @@ const finished = new Promise((resolve) => {
 
 sockets.forEach((s, i) => {
   const { id } = users[i];
+  s.onAny((name) => {
+    if (begin) received[name] = (received[name] ?? 0) + 1;
+  });
   s.on('PRIVATE_QUEUE_READY', (payload) => {
     const t = now();
     const ids = payload.players.map((p) => p.userId).sort();
@@ -96,4 +100,5 @@ parentPort.postMessage({
   matches: [...matches.entries()].map(([matchId, m]) => ({ matchId, ...m })),
   errors,
   elapsed,
+  received,
 });
