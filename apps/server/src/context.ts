@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { EventBus } from './events';
 import type { Scheduler } from './jobs/scheduler';
+import type { Priority } from './lib/priority';
 import type { AccountsModuleState } from './modules/accounts/service';
 import type { ArenaModuleState } from './modules/arena/service';
 import type { Tokens } from './modules/auth';
@@ -43,6 +44,8 @@ export interface AppContext {
   bus: EventBus;
   /** Persisted deadlines: modules register their job kinds and schedule jobs here (jobs/). */
   jobs: Scheduler;
+  /** Urgent work (the queue's transactions) and work that waits for it to stop (lib/priority.ts). */
+  priority: Priority;
   /** Outgoing e-mail: SMTP (SMTP_URL) or the dev outbox (modules/mail). */
   mailer: Mailer;
   /** The voice server: TeamSpeak ServerQuery (TEAMSPEAK_HOST) or the simulator (modules/voice). */

@@ -24,6 +24,7 @@ import { Scheduler } from './jobs';
 import { batched } from './lib/batch';
 import { frameworkErrors, installErrorHandling } from './lib/errors';
 import { refuseNulCharacters } from './lib/input';
+import { Priority } from './lib/priority';
 import { installRequestIdHeader, loggerOptions, requestIdOptions } from './logging';
 import { sessionGenerationsOf } from './modules/accounts/service';
 import { installAuthGuard, withSessionCheck } from './modules/auth';
@@ -41,7 +42,10 @@ export interface BuildOptions {
 }
 
 /** What main.ts and the tests hand to buildApp; the platform makes the rest of the context. */
-export type AppBase = Omit<AppContext, 'realtime' | 'bus' | 'jobs' | 'mailer' | 'voice' | 'log' | 'state'> &
+export type AppBase = Omit<
+  AppContext,
+  'realtime' | 'bus' | 'jobs' | 'priority' | 'mailer' | 'voice' | 'log' | 'state'
+> &
   Partial<Pick<AppContext, 'mailer' | 'voice'>>;
 
 export type AppInstance = FastifyInstance & { ctx: AppContext };
@@ -112,6 +116,7 @@ export async function createPlatform(base: AppBase, options: BuildOptions) {
     log: app.log,
     state: createModuleState(),
     bus: new EventBus(app.log),
+    priority: new Priority(),
     // Handlers get this context; `ctx` is set before any job can fire.
     jobs: new Scheduler(base.db, base.clock, app.log, base.config.JOBS_POLL_MS, () => ctx),
     mailer: base.mailer ?? createMailer(base.config, base.db, app.log, () => base.clock.now()),

@@ -398,7 +398,8 @@ export async function joinMatchRoom(ctx: AppContext, matchId: string, userId: st
  * step is logged and the player joins at their next patch. The steps of all matches also wait
  * for each other (one at a time, in order): a burst of matches (1,000 players queueing at once)
  * would otherwise start a hundred room provisionings at once, whose homeserver writes share the
- * database and the core with the matches still forming (issue 20).
+ * database and the core with the matches still forming (issue 20); and each step waits while the
+ * queue writes (lib/priority.ts).
  */
 function inMatchRoomOrder(
   ctx: AppContext,
@@ -410,6 +411,7 @@ function inMatchRoomOrder(
   const s = chat(ctx);
   const joins = s.matchRoomJoins;
   const next: Promise<void> = s.roomWork
+    .then(() => ctx.priority.calm())
     .then(() => (s.closing ? undefined : step()))
     .then(
       () => undefined,

@@ -41,6 +41,7 @@ export function matchesModule(ctx: AppContext): FastifyPluginAsyncZod {
     // A player who queues or comes into the arena while a substitute offer runs gets it too (in
     // the background), asked once for all who come in together.
     const offerToNewcomer = batched(async (userIds: string[]) => {
+      await ctx.priority.calm(); // not while the queue writes (lib/priority.ts)
       await offerRunningSlots(ctx, userIds);
       return new Map<string, true>();
     }, true);

@@ -74,10 +74,14 @@ export function deliverInBackground(ctx: AppContext, label: string, send: () => 
   void p.finally(() => set.delete(p));
 }
 
-/** Runs a listener body in the background (errors logged), so the bus returns at once. */
+/**
+ * Runs a listener body in the background (errors logged), so the bus returns at once; it waits
+ * while the queue writes (lib/priority.ts): a notification a moment later is worth more than
+ * every player's accept phase a moment later.
+ */
 export function inBackground(ctx: AppContext, label: string, fn: () => Promise<void>): void {
   const set = ctx.state.notify.pending;
-  const p = fn().catch((err) => {
+  const p = ctx.priority.deferrable(fn).catch((err) => {
     countNotifyFailure(ctx, label, 'fanout');
     logOf(ctx).error({ err, label }, 'notification fan-out failed');
   });

@@ -14,12 +14,19 @@ import { logOf } from '../../jobs';
 import { currentUserId, requireAuth } from '../auth';
 import { checkJob, everyAlertTakes, getQueueAlert, requestCheck, setQueueAlert } from './service';
 
-/** Books the check once per burst of count changes in this process (the job's key does the rest). */
+/**
+ * Books the check once per burst of count changes in this process (the job's key does the rest),
+ * once the queue has stopped writing (lib/priority.ts).
+ */
 function checkSoon(ctx: AppContext, pending: { timer: NodeJS.Timeout | null }): void {
   if (pending.timer) return;
   pending.timer = setTimeout(() => {
-    pending.timer = null;
-    requestCheck(ctx).catch((err) => logOf(ctx).error({ err }, 'queue alert check not booked'));
+    ctx.priority
+      .deferrable(() => {
+        pending.timer = null;
+        return requestCheck(ctx);
+      })
+      .catch((err) => logOf(ctx).error({ err }, 'queue alert check not booked'));
   }, 0);
   pending.timer.unref?.();
 }
@@ -30,10 +37,12 @@ function checkSoon(ctx: AppContext, pending: { timer: NodeJS.Timeout | null }): 
  * has begun gets an update of its own.
  */
 function poppedSoon(ctx: AppContext, popping: { next: Promise<void> | null }): Promise<void> {
-  popping.next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-    popping.next = null;
-    return everyAlertTakes(ctx, 'popped');
-  });
+  popping.next ??= new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => ctx.priority.calm())
+    .then(() => {
+      popping.next = null;
+      return everyAlertTakes(ctx, 'popped');
+    });
   return popping.next;
 }
 

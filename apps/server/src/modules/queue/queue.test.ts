@@ -26,6 +26,7 @@ import { queueMinutes } from '../insights/schema';
 import { matches, matchPlayers } from '../matches/schema';
 import { createMatches } from '../matches/service';
 import { acceptPhases, queueEntries } from './schema';
+import { queuedAmongLocked } from './service';
 
 const clock = manualClock();
 let t: TestApp;
@@ -249,6 +250,34 @@ describe('queue', () => {
       0,
     );
     expect(startsAfter - startsBefore).toBe(2);
+    disconnect(ps);
+  });
+
+  it('joins arriving while the entry lock is held go together into the next transaction; work that can wait waits for it', async () => {
+    const ps: SocketPlayer[] = [];
+    for (let i = 0; i < 3; i++) ps.push(await player());
+    const replies: Promise<Ack>[] = [];
+    let deferredRan = false;
+    await inTransaction(t.app.ctx.db, async (tx) => {
+      await queuedAmongLocked(tx, [ps[0].user.id]); // holds the entry lock, as a running batch does
+      // Three joins in three different turns of the event loop: the first opens the next
+      // transaction, which waits for the lock and then takes all three.
+      for (const p of ps) {
+        replies.push(queue(p, 'join'));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      void t.app.ctx.priority.deferrable(async () => {
+        deferredRan = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(deferredRan).toBe(false); // a notification would wait for the queue's write
+    });
+    // One transaction for the three: each answer carries the count after all three.
+    expect(await Promise.all(replies)).toEqual(
+      ps.map(() => ({ ok: true, data: { inQueue: true, count: 3 } })),
+    );
+    await expect.poll(() => deferredRan).toBe(true);
+    await Promise.all(ps.map((p) => queue(p, 'leave')));
     disconnect(ps);
   });
 
