@@ -76,8 +76,8 @@ export function deliverInBackground(ctx: AppContext, label: string, send: () => 
 
 /**
  * Runs a listener body in the background (errors logged), so the bus returns at once; it waits
- * while the queue writes (lib/priority.ts): a notification a moment later is worth more than
- * every player's accept phase a moment later.
+ * while the queue writes (lib/priority.ts): in a crowd, a notification a moment later costs
+ * less than every player's accept phase a moment later.
  */
 export function inBackground(ctx: AppContext, label: string, fn: () => Promise<void>): void {
   const set = ctx.state.notify.pending;
