@@ -230,18 +230,17 @@ describe('Web Push', () => {
 });
 
 describe('queue sync across devices', () => {
-  it('tells every socket of the user when they join or leave the queue elsewhere (their status)', async () => {
+  it('tells every socket of the user when they join or leave the queue elsewhere', async () => {
     const url = await t.listen();
     const u = await createTestUser(t.app, { teamSpeakId: 'ts-sync-1' });
     const desktop = await connectSocket(url, u.token);
     try {
-      type Update = { status?: { inQueue: boolean } };
-      const joined = nextEvent<Update>(desktop, 'privateUserUpdate');
+      const joined = nextEvent<{ inQueue: boolean }>(desktop, 'PRIVATE_QUEUE_SYNC');
       await joinQueue(t.app.ctx, u.id);
-      expect((await joined).status?.inQueue).toBe(true);
-      const left = nextEvent<Update>(desktop, 'privateUserUpdate');
+      expect(await joined).toEqual({ inQueue: true });
+      const left = nextEvent<{ inQueue: boolean }>(desktop, 'PRIVATE_QUEUE_SYNC');
       await leaveQueue(t.app.ctx, u.id);
-      expect((await left).status?.inQueue).toBe(false);
+      expect(await left).toEqual({ inQueue: false });
     } finally {
       desktop.disconnect();
     }
