@@ -5,13 +5,26 @@ import { api } from '../api';
 import { setErrorMessage } from '../app-state';
 import { updateSessionUser, useSession } from '../session';
 import { emitWithAck, getSocket, SocketRefusal } from '../socket';
-import { dispatchQueue } from './state';
+import { dispatchQueue, placeIsCurrent, useQueue } from './state';
 
-/** Restores the widget after a reload (and feeds the Match Lobby button). */
+/** Reads of GET /api/queue before a restore gives way to the live events (see below). */
+const RESTORE_ATTEMPTS = 3;
+
+/**
+ * Restores the widget after a reload or a sync from another device (and feeds the Match Lobby
+ * button). An accept phase can start while the read travels: its PRIVATE_QUEUE_READY then arrives
+ * before the older answer, which must not clear it. Such an answer is read again; after
+ * RESTORE_ATTEMPTS the live events, all newer than any answer, stand.
+ */
 export async function restoreQueue(): Promise<void> {
-  const state = await api.get<QueueState>('/queue', { silent: true });
-  dispatchQueue({ type: 'restore', state, now: Date.now() });
-  if (state.matchId) markInMatch(state.matchId);
+  for (let attempt = 0; attempt < RESTORE_ATTEMPTS; attempt++) {
+    const since = useQueue.getState().seen;
+    const state = await api.get<QueueState>('/queue', { silent: true });
+    dispatchQueue({ type: 'restore', state, now: Date.now(), since });
+    if (!placeIsCurrent(useQueue.getState(), since)) continue;
+    if (state.matchId) markInMatch(state.matchId);
+    return;
+  }
 }
 
 /** Feeds the sidebar's Match Lobby button (user.status.match) without losing the other status fields. */

@@ -2,7 +2,7 @@ import type { QueuePlayer } from '@openpug/shared';
 import { describe, expect, it } from 'vitest';
 import { formatMmSs, isUrgent, secondsLeft } from '../../ui/countdown';
 import { describeResult } from '../matches/result';
-import { hasAccepted, initialQueue, queueReducer, readyCount } from './state';
+import { hasAccepted, initialQueue, placeIsCurrent, queueReducer, readyCount } from './state';
 
 const players = (accepted: number): QueuePlayer[] =>
   Array.from({ length: 10 }, (_, i) => ({
@@ -36,10 +36,41 @@ describe('queue widget state', () => {
         cooldown: { kind: 'miss', endsAt: 99_000, offence: 2 },
       },
       now: 100,
+      since: initialQueue.seen,
     });
     expect(s).toMatchObject({ inQueue: true, count: 12, joinedAt: 42 });
     expect(s.phase && readyCount(s.phase)).toBe(2);
     expect(s.cooldown).toEqual({ kind: 'miss', endsAt: 99_000, offence: 2 });
+  });
+
+  it('keeps an accept phase that started while a restore was on its way', () => {
+    // A sync from another device sends GET /api/queue; the tenth player joins before it is
+    // answered, and PRIVATE_QUEUE_READY and a count arrive first. The older answer changes neither.
+    let s = queueReducer(initialQueue, { type: 'ack', inQueue: true, count: 1, now: 10 });
+    const since = s.seen;
+    s = queueReducer(s, { type: 'count', count: 10 });
+    s = queueReducer(s, { type: 'ready', players: players(0), deadline: 30_000 });
+    const older = { count: 9, inQueue: true, joinedAt: 10, phase: null, matchId: null, cooldown: null };
+    s = queueReducer(s, { type: 'restore', state: older, now: 20, since });
+    expect(s.phase?.deadline).toBe(30_000);
+    expect(s.count).toBe(10);
+    expect(placeIsCurrent(s, since)).toBe(false);
+    // Read again after the events, the answer is applied whole.
+    const again = s.seen;
+    const phase = { players: players(1), deadline: 30_000 };
+    s = queueReducer(s, { type: 'restore', state: { ...older, count: 10, phase }, now: 30, since: again });
+    expect(placeIsCurrent(s, again)).toBe(true);
+    expect(s.phase && readyCount(s.phase)).toBe(1);
+  });
+
+  it('takes a restored count unless a count came after the read, and the place unless an event told it', () => {
+    let s = queueReducer(initialQueue, { type: 'ack', inQueue: true, count: 1, now: 10 });
+    const since = s.seen;
+    s = queueReducer(s, { type: 'count', count: 4 });
+    const read = { count: 3, inQueue: false, joinedAt: null, phase: null, matchId: null, cooldown: null };
+    s = queueReducer(s, { type: 'restore', state: read, now: 20, since });
+    // The count came later than the read; the place was told by nothing since (left on another device).
+    expect(s).toMatchObject({ count: 4, inQueue: false, joinedAt: null });
   });
 
   it('runs the accept flow: ready → updates → match clears the phase', () => {

@@ -34,10 +34,23 @@ export interface QueueView {
   steamRequired: boolean;
   /** The running queue cooldown (why and until when), or null. */
   cooldown: Cooldown | null;
+  /** The server's live events applied so far, by what they tell (see `restore`). */
+  seen: EventsSeen;
+}
+
+/**
+ * How many live events told the count, and how many told the player's place (ack, accept phase,
+ * match, cooldown). A GET /api/queue answer is read before the events that arrive while it
+ * travels: its fields that such an event told are older than the event, and are not applied.
+ */
+export interface EventsSeen {
+  count: number;
+  place: number;
 }
 
 export type QueueAction =
-  | { type: 'restore'; state: QueueState; now: number }
+  /** `since`: `seen` when the GET /api/queue that answered `state` was sent. */
+  | { type: 'restore'; state: QueueState; now: number; since: EventsSeen }
   | { type: 'count'; count: number }
   | { type: 'ack'; inQueue: boolean; count: number; now: number }
   | { type: 'ready'; players: QueuePlayer[]; deadline: number }
@@ -61,19 +74,51 @@ export const initialQueue: QueueView = {
   busy: false,
   steamRequired: false,
   cooldown: null,
+  seen: { count: 0, place: 0 },
 };
 
+/** The actions that are live events, and what each tells (EventsSeen). */
+const TELLS: Partial<Record<QueueAction['type'], { count?: true; place?: true }>> = {
+  count: { count: true },
+  ack: { count: true, place: true },
+  ready: { place: true },
+  readyUpdate: { place: true },
+  kick: { place: true },
+  timeout: { place: true },
+  match: { place: true },
+  cooldown: { place: true },
+};
+
+/** Whether an answer read when `since` was current is as new as every event applied since. */
+export const placeIsCurrent = (state: QueueView, since: EventsSeen): boolean =>
+  state.seen.place === since.place;
+
 export function queueReducer(state: QueueView, action: QueueAction): QueueView {
+  const tells = TELLS[action.type];
+  const next = applyAction(state, action);
+  if (!tells) return next;
+  return {
+    ...next,
+    seen: { count: next.seen.count + (tells.count ? 1 : 0), place: next.seen.place + (tells.place ? 1 : 0) },
+  };
+}
+
+function applyAction(state: QueueView, action: QueueAction): QueueView {
   switch (action.type) {
-    case 'restore':
+    case 'restore': {
+      // Each field the answer holds is applied unless a live event told it after the read was sent.
+      const { state: read, since } = action;
+      const count = state.seen.count === since.count ? read.count : state.count;
+      if (!placeIsCurrent(state, since)) return { ...state, count };
       return {
         ...state,
-        count: action.state.count,
-        inQueue: action.state.inQueue,
-        joinedAt: action.state.inQueue ? (action.state.joinedAt ?? action.now) : null,
-        phase: action.state.phase,
-        cooldown: action.state.cooldown,
+        count,
+        inQueue: read.inQueue,
+        joinedAt: read.inQueue ? (read.joinedAt ?? action.now) : null,
+        phase: read.phase,
+        cooldown: read.cooldown,
       };
+    }
     case 'count':
       return { ...state, count: action.count };
     case 'ack':
