@@ -3,7 +3,7 @@
  * count or a match start is recorded exactly when it commits; read by the fill estimate and the
  * heatmap. Old minutes are pruned as new ones are written (at most every PRUNE_EVERY_MS).
  */
-import { and, asc, gt, gte, lt, min, sql } from 'drizzle-orm';
+import { and, asc, gt, gte, lt, min, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { DAY_MS, ETA_HALF_WINDOW_MS, HISTORY_DAYS, MINUTE_MS, type MinuteBucket } from './eta';
@@ -13,31 +13,38 @@ import { queueMinutes } from './schema';
 export const HISTORY_RETENTION_MS = HISTORY_DAYS * DAY_MS + ETA_HALF_WINDOW_MS;
 const PRUNE_EVERY_MS = 10 * MINUTE_MS;
 
-async function record(ctx: AppContext, tx: Db, peak: number, matchStarts: number): Promise<void> {
+/**
+ * The public queue count after a change, read by `counted` (one row, its column `n`), kept as
+ * the minute's peak (the minute keeps its highest) with the matches the same change created from
+ * the queue (`matchStarts`), and returned: the read and the write are one statement, run in the
+ * queue's transaction after each of its batches (issue 20: a statement fewer per batch).
+ */
+export async function recordQueueCount(
+  ctx: AppContext,
+  tx: Db,
+  counted: SQL,
+  matchStarts = 0,
+): Promise<number> {
   const now = ctx.clock.now();
   const minute = now - (now % MINUTE_MS);
-  await tx
-    .insert(queueMinutes)
-    .values({ minute, peak, matchStarts })
-    .onConflictDoUpdate({
-      target: queueMinutes.minute,
-      set: {
-        peak: sql`greatest(${queueMinutes.peak}, excluded.peak)`,
-        matchStarts: sql`${queueMinutes.matchStarts} + excluded.match_starts`,
-      },
-    });
+  const result = await tx.execute(sql`
+    WITH counted AS (${counted}),
+    recorded AS (
+      INSERT INTO ${queueMinutes} (minute, peak, match_starts)
+      SELECT ${minute}::bigint, n, ${matchStarts}::int FROM counted
+      ON CONFLICT (minute) DO UPDATE SET
+        peak = greatest(${queueMinutes}.peak, excluded.peak),
+        match_starts = ${queueMinutes}.match_starts + excluded.match_starts
+    )
+    SELECT n FROM counted`);
+  const [row] = ((result as { rows?: unknown[] }).rows ?? []) as { n: number | string }[];
   const state = ctx.state.insights;
-  if (now - state.lastPruneAt < PRUNE_EVERY_MS) return;
-  state.lastPruneAt = now;
-  await tx.delete(queueMinutes).where(lt(queueMinutes.minute, now - HISTORY_RETENTION_MS));
+  if (now - state.lastPruneAt >= PRUNE_EVERY_MS) {
+    state.lastPruneAt = now;
+    await tx.delete(queueMinutes).where(lt(queueMinutes.minute, now - HISTORY_RETENTION_MS));
+  }
+  return Number(row?.n ?? 0);
 }
-
-/**
- * The public queue count after a change (the minute keeps its highest), and the matches the same
- * change created from the queue (`matchStarts`): one statement for both.
- */
-export const recordQueueCount = (ctx: AppContext, tx: Db, count: number, matchStarts = 0) =>
-  record(ctx, tx, count, matchStarts);
 
 /** The first minute the history holds, or null. */
 export async function historyStart(db: Db): Promise<number | null> {

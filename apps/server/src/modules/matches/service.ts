@@ -29,7 +29,7 @@ import {
   type TeamKey,
   type UserStatusPatch,
 } from '@openpug/shared';
-import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
@@ -272,8 +272,20 @@ export async function findLiveMatchId(db: Db, userId: string): Promise<string | 
 /** Which of these players are rostered in a live match (findLiveMatchId for many). */
 export async function inLiveMatchAmong(db: Db, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
-  const rows = await db
-    .select({ userId: matchPlayers.userId })
+  const rows = await liveMatchChecks(db, userIds);
+  return new Set(rows.map((r) => r.userId));
+}
+
+/**
+ * inLiveMatchAmong's read, not run: the queue's joins run it with their other checks in one
+ * statement, one row `{userId, check: 'match'}` a player in a live match.
+ */
+export function liveMatchChecks(db: Db, userIds: readonly string[]) {
+  return db
+    .select({
+      userId: sql<string>`${matchPlayers.userId}`.as('user_id'),
+      check: sql<string>`'match'`.as('check'),
+    })
     .from(matchPlayers)
     .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
     .where(
@@ -283,7 +295,6 @@ export async function inLiveMatchAmong(db: Db, userIds: readonly string[]): Prom
         inArray(matches.status, [...LIVE_MATCH_STATUSES]),
       ),
     );
-  return new Set(rows.map((r) => r.userId));
 }
 
 export async function getMatchState(

@@ -3,4 +3,4 @@
 // accounts, which import these back, so they are not re-exported there (docs/architecture.md,
 // Boundaries).
 export { recordAudit } from './audit';
-export { activeSanction, bannedAmong, chatBlocked, refuseBanned } from './sanctions';
+export { activeSanction, banChecks, chatBlocked, refuseBanned } from './sanctions';

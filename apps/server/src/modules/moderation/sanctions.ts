@@ -34,11 +34,13 @@ export async function activeSanction(
   return row ?? null;
 }
 
-/** Which of these players are banned right now (one read for many: the queue's joins). */
-export async function bannedAmong(ctx: AppContext, db: Db, userIds: readonly string[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .selectDistinct({ userId: sanctions.userId })
+/**
+ * The read "which of these players are banned right now", not run: the queue's joins run it in
+ * one statement with their other checks (`unionAll`), one row `{userId, check: 'ban'}` a ban.
+ */
+export function banChecks(ctx: AppContext, db: Db, userIds: readonly string[]) {
+  return db
+    .select({ userId: sql<string>`${sanctions.userId}`.as('user_id'), check: sql<string>`'ban'`.as('check') })
     .from(sanctions)
     .where(
       and(
@@ -47,7 +49,6 @@ export async function bannedAmong(ctx: AppContext, db: Db, userIds: readonly str
         activeCondition(ctx.clock.now()),
       ),
     );
-  return new Set(rows.map((r) => r.userId));
 }
 
 /** The player's running ban and mute (GET /api/moderation/me). */

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Cooldown } from '@openpug/shared';
-import { and, count, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import type { After } from '../../jobs';
@@ -71,15 +71,16 @@ export async function activeCooldown(ctx: AppContext, db: Db, userId: string): P
   return row ?? null;
 }
 
-/** Which of these players have a cooldown running now (one read for many: the queue's joins). */
-export async function coolingDownAmong(
-  ctx: AppContext,
-  db: Db,
-  userIds: readonly string[],
-): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .selectDistinct({ userId: queueCooldowns.userId })
+/**
+ * The read "which of these players have a cooldown running now", not run: the joins run it with
+ * their other checks in one statement, one row `{userId, check: 'cooldown'}` a cooldown.
+ */
+export function cooldownChecks(ctx: AppContext, db: Db, userIds: readonly string[]) {
+  return db
+    .select({
+      userId: sql<string>`${queueCooldowns.userId}`.as('user_id'),
+      check: sql<string>`'cooldown'`.as('check'),
+    })
     .from(queueCooldowns)
     .where(
       and(
@@ -88,7 +89,6 @@ export async function coolingDownAmong(
         gt(queueCooldowns.endsAt, ctx.clock.now()),
       ),
     );
-  return new Set(rows.map((r) => r.userId));
 }
 
 /** Every cooldown of a player, newest first (the admin's view). */

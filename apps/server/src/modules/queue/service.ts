@@ -28,17 +28,18 @@ import { randomUUID } from 'node:crypto';
 import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
 import { PLAYERS_PER_MATCH } from '@openpug/shared';
 import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { findUsersByIds, type UserRow } from '../accounts/service';
+import { findUsersByIds, findUsersByIdsSoon, type UserRow } from '../accounts/service';
 import { recordQueueCount } from '../insights/service';
-import { createMatches, findLiveMatchId, inLiveMatchAmong } from '../matches/service';
-import { bannedAmong } from '../moderation';
+import { createMatches, findLiveMatchId, liveMatchChecks } from '../matches/service';
+import { banChecks } from '../moderation';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
-import { activeCooldown, coolingDownAmong, recordOffence } from './cooldowns';
+import { activeCooldown, cooldownChecks, recordOffence } from './cooldowns';
 import { acceptPhases, type QueueVia, queueEntries } from './schema';
 
 /** The accept phase's deadline (ACCEPT_TIMEOUT_MS). */
@@ -140,9 +141,7 @@ async function broadcastCount(ctx: AppContext, tx: Db, after: After, matchStarts
     timer.unref?.();
     ctx.state.queue.countTimer = timer;
   });
-  const count = await queueCount(tx);
-  await recordQueueCount(ctx, tx, count, matchStarts);
-  return count;
+  return recordQueueCount(ctx, tx, sql`SELECT count(*)::int AS n FROM ${queueEntries}`, matchStarts);
 }
 
 async function phasePlayers(tx: Db, playerIds: string[], phaseId: string): Promise<QueuePlayer[]> {
@@ -345,8 +344,16 @@ class Together<I> {
   }
 }
 
+/** A join waiting for its batch; its user row is read as it arrives (joinQueue). */
+interface JoinRequest {
+  userId: string;
+  via: QueueVia;
+  /** The row once read (null: no such user); undefined while the read has not come back. */
+  user?: UserRow | null;
+}
+
 interface QueueBatches {
-  joins: Together<{ userId: string; via: QueueVia }>;
+  joins: Together<JoinRequest>;
   readies: Together<string>;
 }
 function batchesOf(ctx: AppContext): QueueBatches {
@@ -377,27 +384,70 @@ export function joinQueue(
   userId: string,
   via: QueueVia = 'web',
 ): Promise<{ inQueue: boolean; count: number }> {
-  return batchesOf(ctx).joins.add({ userId, via });
+  // The player's row is read now, beside the batch that holds the lock, not under the lock in
+  // front of every join of the next batch (one read for all who arrive together, lib/batch.ts).
+  // The batch never waits for this read: on PGlite and the embedded engine a read outside a
+  // transaction waits for the open one, so the batch reads what has not come back itself.
+  const request: JoinRequest = { userId, via };
+  findUsersByIdsSoon(ctx, [userId]).then(
+    ([row]) => {
+      request.user = row ?? null;
+    },
+    () => undefined,
+  );
+  return batchesOf(ctx).joins.add(request);
 }
 
 /**
- * Why this player may not join now, or null. In order: no such user, no voice link, no name, no
- * Steam link (MatchZy only: real CS2 servers admit the rostered players by SteamID64), banned,
- * cooling down. (In a live match is checked after the insert: joinTogether.)
+ * Why this player may not join, from their row, or null. In order: no such user, no voice link,
+ * no name, no Steam link (MatchZy only: real CS2 servers admit the rostered players by SteamID64).
+ * A ban, a cooldown and a live match are checked after the insert (joinTogether).
  */
-function joinRefusal(
-  ctx: AppContext,
-  user: UserRow | undefined,
-  banned: Set<string>,
-  coolingDown: Set<string>,
-): AppError | null {
+function joinRefusal(ctx: AppContext, user: UserRow | undefined): AppError | null {
   if (!user) return notFound('USER_DOES_NOT_EXIST');
   if (!user.teamSpeakId) return conflict('VOICE_NOT_LINKED');
   if (!user.name?.trim()) return badRequest('NAME_REQUIRED');
   if (ctx.config.GAME_SERVER_PROVIDER === 'matchzy' && !user.steamId) return conflict('STEAM_NOT_LINKED');
-  if (banned.has(user.id)) return forbidden('BANNED');
-  if (coolingDown.has(user.id)) return forbidden('QUEUE_COOLDOWN');
   return null;
+}
+
+/** A check's refusal, in precedence order: a ban, then a cooldown, then a live match. */
+const CHECK_REFUSALS = [
+  ['ban', () => forbidden('BANNED')],
+  ['cooldown', () => forbidden('QUEUE_COOLDOWN')],
+  ['match', () => conflict('ALREADY_IN_MATCH')],
+] as const;
+
+/**
+ * The joiners' ban, cooldown and live-match checks in one statement, after the insert and under
+ * the entry lock. After the insert: an accept batch (under the phase lock, not ours) that started
+ * a player's match had to commit before the insert could replace their entry, so this read sees
+ * that match. Under the lock: a ban or a cooldown takes the entry lock to take a player out of the
+ * queue, so one written before is seen here and one written after finds the entry and removes it.
+ * Only a player whose place this batch inserted is refused for a live match (else: already queued).
+ */
+async function joinChecks(
+  ctx: AppContext,
+  tx: Db,
+  ids: readonly string[],
+  inserted: ReadonlySet<string>,
+): Promise<Map<string, AppError>> {
+  const refused = new Map<string, AppError>();
+  if (ids.length === 0) return refused;
+  const rows = await unionAll(
+    banChecks(ctx, tx, ids),
+    cooldownChecks(ctx, tx, ids),
+    liveMatchChecks(tx, [...inserted]),
+  );
+  for (const id of ids)
+    for (const [check, refusal] of CHECK_REFUSALS) {
+      if (check === 'match' && !inserted.has(id)) continue;
+      if (rows.some((r) => r.userId === id && r.check === check)) {
+        refused.set(id, refusal());
+        break;
+      }
+    }
+  return refused;
 }
 
 /**
@@ -409,16 +459,16 @@ async function joinTogether(
   ctx: AppContext,
   tx: Db,
   after: After,
-  joins: readonly { userId: string; via: QueueVia }[],
+  joins: readonly JoinRequest[],
 ): Promise<Answer[]> {
   const ids = [...new Set(joins.map((j) => j.userId))];
-  const userOf = new Map((await findUsersByIds(tx, ids)).map((u) => [u.id, u]));
-  const known = [...userOf.keys()];
-  const banned = await bannedAmong(ctx, tx, known);
-  const coolingDown = await coolingDownAmong(ctx, tx, known);
+  const userOf = new Map<string, UserRow>();
+  for (const j of joins) if (j.user) userOf.set(j.userId, j.user);
+  const unread = [...new Set(joins.filter((j) => j.user === undefined).map((j) => j.userId))];
+  for (const row of await findUsersByIds(tx, unread)) userOf.set(row.id, row);
   const refused = new Map<string, AppError>();
   for (const id of ids) {
-    const refusal = joinRefusal(ctx, userOf.get(id), banned, coolingDown);
+    const refusal = joinRefusal(ctx, userOf.get(id));
     if (refusal) refused.set(id, refusal);
   }
   const seen = new Set<string>();
@@ -435,16 +485,17 @@ async function joinTogether(
             .returning({ userId: queueEntries.userId })
         ).map((r) => r.userId),
   );
-  // Read after the insert: an accept batch (under the phase lock, not ours) that started this
-  // player's match had to commit before the insert could replace their entry, so this statement
-  // sees that match, and the place is taken back.
-  const inMatch = await inLiveMatchAmong(tx, [...inserted]);
-  if (inMatch.size > 0) {
-    await tx.delete(queueEntries).where(inArray(queueEntries.userId, [...inMatch]));
-    for (const id of inMatch) {
-      inserted.delete(id);
-      refused.set(id, conflict('ALREADY_IN_MATCH'));
-    }
+  const blocked = await joinChecks(
+    ctx,
+    tx,
+    ids.filter((id) => !refused.has(id)),
+    inserted,
+  );
+  const takenBack = [...blocked.keys()].filter((id) => inserted.has(id));
+  if (takenBack.length > 0) await tx.delete(queueEntries).where(inArray(queueEntries.userId, takenBack));
+  for (const [id, refusal] of blocked) {
+    inserted.delete(id);
+    refused.set(id, refusal);
   }
   let count = 0;
   if (inserted.size > 0) {
