@@ -384,11 +384,13 @@ export function joinQueue(
   userId: string,
   via: QueueVia = 'web',
 ): Promise<{ inQueue: boolean; count: number }> {
-  // The player's row is read now, beside the batch that holds the lock, not under the lock in
-  // front of every join of the next batch (one read for all who arrive together, lib/batch.ts).
-  // The batch never waits for this read: on PGlite and the embedded engine a read outside a
-  // transaction waits for the open one, so the batch reads what has not come back itself.
+  // On PostgreSQL the player's row is read now, beside the batch that holds the lock, not under
+  // the lock in front of every join of the next batch (one read for all who arrive together,
+  // lib/batch.ts). The batch never waits for this read, and reads what has not come back itself.
+  // Not on PGlite (in-process or the embedded engine): it runs one transaction at a time, so a
+  // read beside the batch would only queue behind it, one statement more for the same row.
   const request: JoinRequest = { userId, via };
+  if (ctx.database.kind !== 'postgres') return batchesOf(ctx).joins.add(request);
   findUsersByIdsSoon(ctx, [userId]).then(
     ([row]) => {
       request.user = row ?? null;
@@ -422,8 +424,10 @@ const CHECK_REFUSALS = [
  * The joiners' ban, cooldown and live-match checks in one statement, after the insert and under
  * the entry lock. After the insert: an accept batch (under the phase lock, not ours) that started
  * a player's match had to commit before the insert could replace their entry, so this read sees
- * that match. Under the lock: a ban or a cooldown takes the entry lock to take a player out of the
- * queue, so one written before is seen here and one written after finds the entry and removes it.
+ * that match. Under the lock: a ban takes the entry lock to take its player out of the queue (one
+ * written before is seen here, one written after finds the entry and removes it), a miss's
+ * cooldown is written under it, and a leaver's is written while they are still rostered in a live
+ * match, which this read sees until the cooldown is there.
  * Only a player whose place this batch inserted is refused for a live match (else: already queued).
  */
 async function joinChecks(
