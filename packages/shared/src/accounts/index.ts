@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES, MIN_PASSWORD_LENGTH, ROLES, VOICE_LINK_CODE_LENGTH } from '../constants';
+import type { UserStatus } from '../status';
 
 /**
  * Accounts contract (docs/contract.md §3 Profile/Session, §4 login and session, §7 account and profile calls):
@@ -178,7 +179,10 @@ export const successResponseSchema = z.object({ success: z.boolean() });
 
 declare module '../socket' {
   interface ServerToClientEvents {
-    /** The changed fields of the own Profile, after every profile change. */
-    privateUserUpdate: (patch: ProfilePatchEvent) => void;
+    /**
+     * The changed fields of the own Profile, after every profile change, and the own live status
+     * after every change of it (presence; every tab and device of the user hears it).
+     */
+    privateUserUpdate: (patch: ProfilePatchEvent & { status?: UserStatus }) => void;
   }
 }

@@ -32,13 +32,3 @@ export interface GameFoundPush {
   url: string;
   deadline: number;
 }
-
-/** The user's queue membership changed (any device): other tabs and the phone re-read GET /api/queue. */
-export interface QueueSyncPayload {
-  inQueue: boolean;
-}
-declare module '../socket' {
-  interface ServerToClientEvents {
-    PRIVATE_QUEUE_SYNC: (p: QueueSyncPayload) => void;
-  }
-}

@@ -230,17 +230,18 @@ describe('Web Push', () => {
 });
 
 describe('queue sync across devices', () => {
-  it('tells every socket of the user when they join or leave the queue elsewhere', async () => {
+  it('tells every socket of the user when they join or leave the queue elsewhere (their status)', async () => {
     const url = await t.listen();
     const u = await createTestUser(t.app, { teamSpeakId: 'ts-sync-1' });
     const desktop = await connectSocket(url, u.token);
     try {
-      const joined = nextEvent<{ inQueue: boolean }>(desktop, 'PRIVATE_QUEUE_SYNC');
+      type Update = { status?: { inQueue: boolean } };
+      const joined = nextEvent<Update>(desktop, 'privateUserUpdate');
       await joinQueue(t.app.ctx, u.id);
-      expect(await joined).toEqual({ inQueue: true });
-      const left = nextEvent<{ inQueue: boolean }>(desktop, 'PRIVATE_QUEUE_SYNC');
+      expect((await joined).status?.inQueue).toBe(true);
+      const left = nextEvent<Update>(desktop, 'privateUserUpdate');
       await leaveQueue(t.app.ctx, u.id);
-      expect(await left).toEqual({ inQueue: false });
+      expect((await left).status?.inQueue).toBe(false);
     } finally {
       desktop.disconnect();
     }

@@ -9,7 +9,8 @@
  *   POST   /api/push/subscriptions {endpoint, keys} → {success}   (auth; push.ts storeSubscription)
  *   DELETE /api/push/subscriptions {endpoint}       → {success}   (auth)
  * 'game found' is pushed to every subscription of the ten when an accept phase starts.
- * PRIVATE_QUEUE_SYNC {inQueue} tells all of a user's sockets that their queue membership changed.
+ * Joining or leaving on one device shows on the others through the status every socket of the
+ * user hears (privateUserUpdate {status}: web features/queue/queueSync.ts).
  */
 import {
   mobileExchangeSchema,
@@ -33,11 +34,6 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
   const auth = { preValidation: requireAuth } as const;
 
   ctx.bus.on('queue.phaseStarted', ({ playerIds, deadline }) => pushGameFound(ctx, playerIds, deadline));
-  // Joining or leaving on one device shows on the others (the phone and the desktop tab).
-  ctx.bus.on('status.patch', ({ userId, patch }) => {
-    if (typeof patch.inQueue === 'boolean')
-      ctx.realtime.toUser(userId, 'PRIVATE_QUEUE_SYNC', { inQueue: patch.inQueue });
-  });
 
   return async (app) => {
     await initVapidKeys(ctx);

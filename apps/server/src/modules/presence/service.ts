@@ -69,12 +69,9 @@ export function initialPresenceState(): PresenceModuleState {
 export function pushStatus(ctx: AppContext, userId: string, status: UserStatus): void {
   if (ctx.realtime.closing) return;
   ctx.realtime.toRoom(socialRoom(userId), 'socialChangedStatus', { userId, status });
-  // The accounts module declares privateUserUpdate with the Profile fields; the status object is
-  // merged into the stored user the same way (the own card shows it).
-  const room = ctx.realtime.io.to(userRoom(userId)) as unknown as {
-    emit(event: string, payload: unknown): void;
-  };
-  room.emit('privateUserUpdate', { status });
+  // Every socket of the user: the own card shows it, and a tab re-reads the queue when it says
+  // otherwise (web features/queue/queueSync.ts).
+  ctx.realtime.toRoom(userRoom(userId), 'privateUserUpdate', { status });
 }
 
 /**
