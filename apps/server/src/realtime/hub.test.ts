@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { connectSocket, createTestApp, createTestUser, nextEvent, type TestApp } from '../../test/helpers';
 import { SOCKET_BUDGET } from './budget';
@@ -67,6 +67,30 @@ describe('socket hub on /socket', () => {
     hub.toUser(user.id, 'PUBLIC_QUEUE_UPDATE', { count: 3 });
     expect(await got).toEqual({ count: 3 });
     socket.disconnect();
+  });
+
+  it('sends one event to every socket of several users, each socket once, and to nobody else', async () => {
+    const [one, two, other] = await Promise.all([1, 2, 3].map(() => createTestUser(t.app)));
+    const sockets = await Promise.all([one, one, two, other].map((u) => connectSocket(url, u.token)));
+    const heard = sockets.map(() => [] as unknown[]);
+    sockets.forEach((s, i) => {
+      s.on('PUBLIC_QUEUE_UPDATE', (p: unknown) => heard[i].push(p));
+    });
+    // Twice in the list, still once per socket (the rooms are a union).
+    hub.toUsers([one.id, two.id, one.id], 'PUBLIC_QUEUE_UPDATE', { count: 5 });
+    hub.toUsers([], 'PUBLIC_QUEUE_UPDATE', { count: 6 });
+    // An event sent after them to every socket: once it is in, the ones before are too.
+    hub.toAll('PUBLIC_QUEUE_UPDATE', { count: 7 });
+    await vi.waitFor(() =>
+      expect(heard.every((h) => h.some((p) => (p as { count: number }).count === 7))).toBe(true),
+    );
+    expect(heard).toEqual([
+      [{ count: 5 }, { count: 7 }],
+      [{ count: 5 }, { count: 7 }],
+      [{ count: 5 }, { count: 7 }],
+      [{ count: 7 }],
+    ]);
+    for (const s of sockets) s.disconnect();
   });
 
   it('refuses a bad token with unauthorized and joins nothing', async () => {

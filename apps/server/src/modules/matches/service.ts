@@ -1050,6 +1050,5 @@ export async function requestHelp(
     throw new AppError(429, 'TOO_MANY_REQUESTS');
   const user = await findUserById(ctx.db, userId);
   const admins = await findUserIdsByRole(ctx.db, 'ADMIN');
-  for (const adminId of admins)
-    ctx.realtime.toUser(adminId, 'ADMIN_HELP', { username: user?.name ?? me.name, msg, matchId });
+  ctx.realtime.toUsers(admins, 'ADMIN_HELP', { username: user?.name ?? me.name, msg, matchId });
 }

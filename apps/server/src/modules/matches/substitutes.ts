@@ -293,7 +293,7 @@ function offerTo(
     deadline: match.deadline,
   };
   after.add(() => {
-    for (const uid of userIds) ctx.realtime.toUser(uid, 'PRIVATE_SUBSTITUTE_OFFER', payload);
+    ctx.realtime.toUsers(userIds, 'PRIVATE_SUBSTITUTE_OFFER', payload);
   });
 }
 

@@ -237,7 +237,7 @@ async function formPhases(
   for (const { id, playerIds } of formed) {
     const payload: QueueReadyPayload = { players: playersOf.get(id) ?? [], deadline };
     after.add(() => {
-      for (const uid of playerIds) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY', payload);
+      ctx.realtime.toUsers(playerIds, 'PRIVATE_QUEUE_READY', payload);
     });
   }
   for (const { id, playerIds } of formed)
@@ -568,7 +568,7 @@ async function removeEntry(
       const players = await phasePlayers(tx, phase.playerIds, phaseId);
       const rest = phase.playerIds.filter((id) => id !== userId);
       after.add(() => {
-        for (const uid of rest) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_READY_UPDATE', { players });
+        ctx.realtime.toUsers(rest, 'PRIVATE_QUEUE_READY_UPDATE', { players });
       });
     }
   }
@@ -695,7 +695,11 @@ async function readyTogether(
     const complete = touched.filter((phase) => {
       const players = playersOf.get(phase.id) ?? [];
       after.add(() => {
-        for (const p of players) ctx.realtime.toUser(p.userId, 'PRIVATE_QUEUE_READY_UPDATE', { players });
+        ctx.realtime.toUsers(
+          players.map((p) => p.userId),
+          'PRIVATE_QUEUE_READY_UPDATE',
+          { players },
+        );
       });
       return players.length === PLAYERS_PER_MATCH && players.every((p) => p.accepted);
     });
@@ -723,8 +727,8 @@ async function readyTogether(
       after.add(() =>
         complete.forEach(({ playerIds }, i) => {
           const matchId = matchIds[i];
-          for (const uid of playerIds) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_MATCH', { matchId });
-          for (const uid of playerIds) ctx.realtime.toUser(uid, 'PRIVATE_MATCH_START', { matchId });
+          ctx.realtime.toUsers(playerIds, 'PRIVATE_QUEUE_MATCH', { matchId });
+          ctx.realtime.toUsers(playerIds, 'PRIVATE_MATCH_START', { matchId });
         }),
       );
       matchIds.push(
@@ -786,8 +790,7 @@ export async function declineQueue(
       if (entails(next, 'recordMiss')) await recordOffence(ctx, tx, after, userId, 'miss');
       const unreadyProfiles = await unreadyProfilesOf(tx, [userId]);
       after.add(() => {
-        for (const uid of rest)
-          ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
+        ctx.realtime.toUsers(rest, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
       });
       patchQueue(ctx, after, [userId], false);
       emitPhaseEnded(ctx, after, {
@@ -824,9 +827,8 @@ export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phas
   await tx.update(acceptPhases).set({ status: next.to }).where(eq(acceptPhases.id, phaseId));
   const unreadyProfiles = await unreadyProfilesOf(tx, unreadyIds);
   after.add(() => {
-    for (const uid of kicked) ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_KICK', { type: 'kick' });
-    for (const uid of accepted)
-      ctx.realtime.toUser(uid, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
+    ctx.realtime.toUsers(kicked, 'PRIVATE_QUEUE_KICK', { type: 'kick' });
+    ctx.realtime.toUsers(accepted, 'PRIVATE_QUEUE_TIMEOUT', { type: 'timeout', unreadyProfiles });
   });
   patchQueue(ctx, after, kicked, false);
   emitPhaseEnded(ctx, after, { phaseId, playerIds: phase.playerIds, outcome: 'timedout', accepted });
