@@ -66,7 +66,7 @@ export function openPool(config: pg.PoolConfig, kind: Database['kind']): Databas
   pool.on('connect', (client) =>
     client.on('error', (err) => log.warn({ err }, 'database connection lost; its transaction rolls back')),
   );
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = withoutParamTypings(drizzlePg(pool, { schema }) as unknown as Db);
   return {
     db,
     kind,
@@ -93,7 +93,7 @@ export function openPool(config: pg.PoolConfig, kind: Database['kind']): Databas
 export function openPglite(dir?: string, loadDataDir?: Blob): Database {
   if (dir) mkdirSync(dir, { recursive: true });
   const client = new PGlite({ dataDir: dir, loadDataDir });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = withoutParamTypings(drizzlePglite(client, { schema }) as unknown as Db);
   return {
     db,
     kind: 'pglite',
@@ -106,6 +106,19 @@ export function openPglite(dir?: string, loadDataDir?: Blob): Database {
     // Exposed for the test template.
     ...({ pglite: client } as object),
   };
+}
+
+/**
+ * Drizzle works out a type hint for every parameter of every statement it builds
+ * (`PgDialect.prepareTyping`: up to nine walks of the parameter's class chain), and only its AWS
+ * Data API driver reads the hints: node-postgres and PGlite build the same text and values and
+ * drop them. In the matchmaking burst that work was ~6 % of the server thread (issue 20 target 4,
+ * bench/RESULTS.md), so the dialect of our two drivers does not ask for it (client.test.ts pins
+ * that the statements are the same). The transactions share the database's dialect.
+ */
+function withoutParamTypings(db: Db): Db {
+  (db as unknown as { dialect: { prepareTyping?: unknown } }).dialect.prepareTyping = undefined;
+  return db;
 }
 
 async function ping(db: Db): Promise<boolean> {
