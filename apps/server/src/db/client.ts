@@ -113,7 +113,7 @@ export function openPglite(dir?: string, loadDataDir?: Blob): Database {
  * (`PgDialect.prepareTyping`: up to nine walks of the parameter's class chain), and only its AWS
  * Data API driver reads the hints: node-postgres and PGlite build the same text and values and
  * drop them. In the matchmaking burst that work was ~6 % of the server thread (issue 20 target 4,
- * bench/RESULTS.md), so the dialect of our two drivers does not ask for it (client.test.ts pins
+ * bench/RESULTS.md), so the dialect of our two drivers does not ask for it (typings.test.ts pins
  * that the statements are the same). The transactions share the database's dialect.
  */
 function withoutParamTypings(db: Db): Db {

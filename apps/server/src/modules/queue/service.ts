@@ -390,13 +390,13 @@ export function joinQueue(
   // Not on PGlite (in-process or the embedded engine): it runs one transaction at a time, so a
   // read beside the batch would only queue behind it, one statement more for the same row.
   const request: JoinRequest = { userId, via };
-  if (ctx.database.kind !== 'postgres') return batchesOf(ctx).joins.add(request);
-  findUsersByIdsSoon(ctx, [userId]).then(
-    ([row]) => {
-      request.user = row ?? null;
-    },
-    () => undefined,
-  );
+  if (ctx.database.kind === 'postgres')
+    findUsersByIdsSoon(ctx, [userId]).then(
+      ([row]) => {
+        request.user = row ?? null;
+      },
+      () => undefined,
+    );
   return batchesOf(ctx).joins.add(request);
 }
 
