@@ -1,7 +1,7 @@
 /**
  * The embedded database's process (db/engine.ts, db/engine-child.ts): it serves the `pg` driver,
- * keeps its data across restarts, stops when asked or when its server is gone, releases its lock,
- * and an unasked exit is reported.
+ * keeps its data across restarts, answers statements sent together each with its own result, stops
+ * when asked or when its server is gone, releases its lock, and an unasked exit is reported.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
+import { sentTogether } from './client';
 import { startEngine } from './engine';
 import { isAlive } from './lock';
 
@@ -50,6 +51,15 @@ describe('embedded database process', () => {
       await tx.execute(sql`DELETE FROM kept WHERE n = 7`);
     });
     expect(await outside).toEqual([{ c: 1 }]);
+    // Statements sent together on one connection (pipeline mode) each get their own answer.
+    const together = await first.database.db.transaction((tx) =>
+      sentTogether(
+        rowsOf(tx, sql`SELECT n FROM kept WHERE n = 42`),
+        rowsOf(tx, sql`SELECT 'b'::text AS v`),
+        rowsOf(tx, sql`SELECT generate_series(1, 3) AS i`),
+      ),
+    );
+    expect(together).toEqual([[{ n: 42 }], [{ v: 'b' }], [{ i: 1 }, { i: 2 }, { i: 3 }]]);
     await first.database.close();
     expect(isAlive(first.pid)).toBe(false);
     expect(existsSync(path.join(dataDir, 'engine.lock'))).toBe(false);
