@@ -32,7 +32,7 @@ import {
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import { type Db, sentTogether } from '../../db/client';
 import { type After, defineJob, inTransaction, type JobDefinition, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { countCall } from '../accounts';
@@ -395,8 +395,7 @@ export async function createMatches(
   const byId = new Map(known);
   const missing = everyone.filter((id) => !byId.has(id));
   for (const u of await findUsersByIds(tx, missing)) byId.set(u.id, u);
-  const reliability = await reliabilityOf(tx, everyone);
-  const mapPool = await mapPoolFor(tx, ctx.config);
+  const [reliability, mapPool] = await sentTogether(reliabilityOf(tx, everyone), mapPoolFor(tx, ctx.config));
   const now = ctx.clock.now();
   const order = ctx.config.PICK_ORDER;
   const deadline = now + ctx.config.PICK_TIMEOUT_MS;
@@ -421,34 +420,38 @@ export async function createMatches(
       bans: [],
     })),
   );
-  await tx.insert(matchPlayers).values(
-    created.flatMap(({ id, userIds, captains }) =>
-      userIds.map((uid) => {
-        const u = byId.get(uid);
-        const team: TeamKey | null =
-          uid === captains.teamOne ? 'teamOne' : uid === captains.teamTwo ? 'teamTwo' : null;
-        return {
-          matchId: id,
-          userId: uid,
-          team,
-          captain: team !== null,
-          pickNo: team !== null ? 0 : null,
-          name: u?.name ?? 'player',
-          avatar: u?.avatar ?? null,
-          steamId: u?.steamId ?? null,
-          elo: u?.elo ?? ELO_DEFAULT,
-          reliability: reliability.get(uid) ?? null,
-        };
-      }),
+  // Once the matches are written, their rosters and MATCH_START's one effect (the first pick's
+  // deadline, a job row) are sent together: neither reads the other.
+  await sentTogether(
+    tx.insert(matchPlayers).values(
+      created.flatMap(({ id, userIds, captains }) =>
+        userIds.map((uid) => {
+          const u = byId.get(uid);
+          const team: TeamKey | null =
+            uid === captains.teamOne ? 'teamOne' : uid === captains.teamTwo ? 'teamTwo' : null;
+          return {
+            matchId: id,
+            userId: uid,
+            team,
+            captain: team !== null,
+            pickNo: team !== null ? 0 : null,
+            name: u?.name ?? 'player',
+            avatar: u?.avatar ?? null,
+            steamId: u?.steamId ?? null,
+            elo: u?.elo ?? ELO_DEFAULT,
+            reliability: reliability.get(uid) ?? null,
+          };
+        }),
+      ),
     ),
-  );
-  await runEffectsOf(
-    ctx,
-    tx,
-    after,
-    created.map((m) => m.id),
-    MATCH_START,
-    { turn: { index: 0, deadline } },
+    runEffectsOf(
+      ctx,
+      tx,
+      after,
+      created.map((m) => m.id),
+      MATCH_START,
+      { turn: { index: 0, deadline } },
+    ),
   );
   const started = new Map(created.flatMap((m) => m.userIds.map((uid) => [uid, m] as const)));
   patchAll(ctx, after, everyone, (uid) => {

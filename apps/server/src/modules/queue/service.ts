@@ -31,7 +31,7 @@ import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle
 import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import { type Db, sentTogether } from '../../db/client';
 import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUsersByIds, findUsersByIdsSoon, type UserRow } from '../accounts/service';
@@ -191,49 +191,68 @@ async function formPhases(
   after: After,
   known?: ReadonlyMap<string, UserRow>,
 ): Promise<void> {
+  await startPhases(ctx, tx, after, await freeInQueueOrder(tx), known);
+}
+
+/** The queued players in no accept phase, in queue order. */
+async function freeInQueueOrder(tx: Db): Promise<string[]> {
   const free = await tx
     .select({ userId: queueEntries.userId })
     .from(queueEntries)
     .where(isNull(queueEntries.phaseId))
     .orderBy(asc(queueEntries.seq));
+  return free.map((f) => f.userId);
+}
+
+/** `formPhases` once the free players (`free`, in queue order) are known. */
+async function startPhases(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  free: readonly string[],
+  known?: ReadonlyMap<string, UserRow>,
+): Promise<void> {
   if (free.length < PLAYERS_PER_MATCH) return;
   const now = ctx.clock.now();
   const deadline = now + ctx.config.ACCEPT_TIMEOUT_MS;
   const formed = Array.from({ length: Math.floor(free.length / PLAYERS_PER_MATCH) }, (_, i) => ({
     id: randomUUID(),
-    playerIds: free.slice(i * PLAYERS_PER_MATCH, (i + 1) * PLAYERS_PER_MATCH).map((f) => f.userId),
+    playerIds: free.slice(i * PLAYERS_PER_MATCH, (i + 1) * PLAYERS_PER_MATCH),
   }));
-  await tx.insert(acceptPhases).values(
-    formed.map(({ id, playerIds }): typeof acceptPhases.$inferInsert => ({
-      id,
-      createdAt: now,
-      deadline,
-      playerIds,
-      status: ACCEPT_PHASE_INITIAL,
-    })),
-  );
   // Every formed phase's ten in one update and their deadlines in one insert, however many.
   const phaseOf = sql.join(
     formed.flatMap(({ id, playerIds }) => playerIds.map((uid) => sql`WHEN ${uid} THEN ${id}`)),
     sql` `,
   );
-  await tx
-    .update(queueEntries)
-    .set({ phaseId: sql`CASE ${queueEntries.userId} ${phaseOf} END`, accepted: false })
-    .where(
-      inArray(
-        queueEntries.userId,
-        formed.flatMap((f) => f.playerIds),
+  // Sent together: they do not depend on each other (sentTogether).
+  const [, , , { players: playersOf }] = await sentTogether(
+    tx.insert(acceptPhases).values(
+      formed.map(({ id, playerIds }): typeof acceptPhases.$inferInsert => ({
+        id,
+        createdAt: now,
+        deadline,
+        playerIds,
+        status: ACCEPT_PHASE_INITIAL,
+      })),
+    ),
+    tx
+      .update(queueEntries)
+      .set({ phaseId: sql`CASE ${queueEntries.userId} ${phaseOf} END`, accepted: false })
+      .where(
+        inArray(
+          queueEntries.userId,
+          formed.flatMap((f) => f.playerIds),
+        ),
       ),
-    );
-  await ctx.jobs.scheduleMany(
-    tx,
-    after,
-    acceptJob,
-    formed.map(({ id }) => ({ payload: { phaseId: id }, dueAt: deadline })),
+    ctx.jobs.scheduleMany(
+      tx,
+      after,
+      acceptJob,
+      formed.map(({ id }) => ({ payload: { phaseId: id }, dueAt: deadline })),
+    ),
+    // A new phase's players have all not accepted yet (set in the update).
+    phasesPlayers(tx, formed, new Set(), known),
   );
-  // A new phase's players have all not accepted yet (set just above).
-  const { players: playersOf } = await phasesPlayers(tx, formed, new Set(), known);
   for (const { id, playerIds } of formed) {
     const payload: QueueReadyPayload = { players: playersOf.get(id) ?? [], deadline };
     after.add(() => {
@@ -489,11 +508,15 @@ async function joinTogether(
             .returning({ userId: queueEntries.userId })
         ).map((r) => r.userId),
   );
-  const blocked = await joinChecks(
-    ctx,
-    tx,
-    ids.filter((id) => !refused.has(id)),
-    inserted,
+  // The checks and the free places, read together after the insert (sentTogether).
+  const [blocked, free] = await sentTogether(
+    joinChecks(
+      ctx,
+      tx,
+      ids.filter((id) => !refused.has(id)),
+      inserted,
+    ),
+    inserted.size > 0 ? freeInQueueOrder(tx) : [],
   );
   const takenBack = [...blocked.keys()].filter((id) => inserted.has(id));
   if (takenBack.length > 0) await tx.delete(queueEntries).where(inArray(queueEntries.userId, takenBack));
@@ -503,9 +526,18 @@ async function joinTogether(
   }
   let count = 0;
   if (inserted.size > 0) {
-    await formPhases(ctx, tx, after, userOf);
+    // The new phases and the count (after the delete above) do not depend on each other.
+    [, count] = await sentTogether(
+      startPhases(
+        ctx,
+        tx,
+        after,
+        free.filter((id) => !blocked.has(id)),
+        userOf,
+      ),
+      broadcastCount(ctx, tx, after),
+    );
     patchQueue(ctx, after, [...inserted], true);
-    count = await broadcastCount(ctx, tx, after);
   }
   const answered = new Set<string>();
   return joins.map((j) => {
@@ -641,28 +673,19 @@ async function readyTogether(
   userIds: readonly string[],
 ): Promise<Answer[]> {
   const ids = [...new Set(userIds)];
-  // The callers' entries and every entry of their phases, in one read.
-  const entries = await tx
-    .select()
+  const theirPhaseIds = tx
+    .select({ phaseId: queueEntries.phaseId })
     .from(queueEntries)
-    .where(
-      or(
-        inArray(queueEntries.userId, ids),
-        inArray(
-          queueEntries.phaseId,
-          tx
-            .select({ phaseId: queueEntries.phaseId })
-            .from(queueEntries)
-            .where(inArray(queueEntries.userId, ids)),
-        ),
-      ),
-    );
+    .where(inArray(queueEntries.userId, ids));
+  // The callers' entries with every entry of their phases, and their phases, read together.
+  const [entries, phases] = await sentTogether(
+    tx
+      .select()
+      .from(queueEntries)
+      .where(or(inArray(queueEntries.userId, ids), inArray(queueEntries.phaseId, theirPhaseIds))),
+    tx.select().from(acceptPhases).where(inArray(acceptPhases.id, theirPhaseIds)),
+  );
   const entryOf = new Map(entries.map((e) => [e.userId, e]));
-  const phaseIds = [...new Set(ids.flatMap((id) => entryOf.get(id)?.phaseId ?? []))];
-  const phases =
-    phaseIds.length === 0
-      ? []
-      : await tx.select().from(acceptPhases).where(inArray(acceptPhases.id, phaseIds));
   const phaseOf = new Map(phases.map((p) => [p.id, p]));
   const refused = new Map<string, AppError>();
   const accepting = new Set<string>();
@@ -677,83 +700,92 @@ async function readyTogether(
       else if (!entry.accepted) accepting.add(userId);
     }
   }
-  const matched = new Set<string>();
-  if (accepting.size > 0) {
-    await tx
+  if (accepting.size === 0) {
+    const count = await queueCount(tx);
+    return userIds.map((userId) => refused.get(userId) ?? { inQueue: true, count });
+  }
+  const touched = [...new Set([...accepting].map((id) => entryOf.get(id)?.phaseId as string))].map(
+    (id) => phaseOf.get(id) as (typeof phases)[number],
+  );
+  const accepted = new Set([...entries.filter((e) => e.accepted).map((e) => e.userId), ...accepting]);
+  const complete = touched.filter(
+    (phase) =>
+      phase.playerIds.length === PLAYERS_PER_MATCH && phase.playerIds.every((id) => accepted.has(id)),
+  );
+  const ending = complete.map((phase) => ({ phase, done: acceptPhase.require(phase.status, 'complete') }));
+  // The accepts, the cards, and a completed phase's entries and deadline go, all sent together:
+  // none reads what another writes (a completed phase's entries are deleted either way).
+  const [, { players: playersOf, users }, , , unchanged] = await sentTogether(
+    tx
       .update(queueEntries)
       .set({ accepted: true })
-      .where(inArray(queueEntries.userId, [...accepting]));
-    const touched = [...new Set([...accepting].map((id) => entryOf.get(id)?.phaseId as string))].map(
-      (id) => phaseOf.get(id) as (typeof phases)[number],
-    );
-    const accepted = new Set([...entries.filter((e) => e.accepted).map((e) => e.userId), ...accepting]);
-    const { players: playersOf, users } = await phasesPlayers(
+      .where(inArray(queueEntries.userId, [...accepting])),
+    phasesPlayers(
       tx,
       touched.map((p) => ({ id: p.id, playerIds: p.playerIds })),
       accepted,
-    );
-    const complete = touched.filter((phase) => {
-      const players = playersOf.get(phase.id) ?? [];
-      after.add(() => {
-        ctx.realtime.toUsers(
-          players.map((p) => p.userId),
-          'PRIVATE_QUEUE_READY_UPDATE',
-          { players },
-        );
-      });
-      return players.length === PLAYERS_PER_MATCH && players.every((p) => p.accepted);
-    });
-    if (complete.length > 0) {
-      await tx.delete(queueEntries).where(
+    ),
+    complete.length > 0 &&
+      tx.delete(queueEntries).where(
         inArray(
           queueEntries.phaseId,
           complete.map((p) => p.id),
         ),
+      ),
+    ctx.jobs.cancelMany(
+      tx,
+      after,
+      acceptJob,
+      ending
+        .filter(({ done }) => entails(done, 'cancelDeadline'))
+        .map(({ phase }) => ({ phaseId: phase.id })),
+    ),
+    // No match starts: the accepts leave the count as it is.
+    complete.length === 0 ? queueCount(tx) : 0,
+  );
+  for (const phase of touched) {
+    const players = playersOf.get(phase.id) ?? [];
+    after.add(() => {
+      ctx.realtime.toUsers(
+        players.map((p) => p.userId),
+        'PRIVATE_QUEUE_READY_UPDATE',
+        { players },
       );
-      const ending = complete.map((phase) => ({
-        phase,
-        done: acceptPhase.require(phase.status, 'complete'),
-      }));
-      await ctx.jobs.cancelMany(
-        tx,
-        after,
-        acceptJob,
-        ending
-          .filter(({ done }) => entails(done, 'cancelDeadline'))
-          .map(({ phase }) => ({ phaseId: phase.id })),
-      );
-      const matchIds: string[] = [];
-      // The players hear of their matches first; the status patches follow (createMatches).
-      after.add(() =>
-        complete.forEach(({ playerIds }, i) => {
-          const matchId = matchIds[i];
-          ctx.realtime.toUsers(playerIds, 'PRIVATE_QUEUE_MATCH', { matchId });
-          ctx.realtime.toUsers(playerIds, 'PRIVATE_MATCH_START', { matchId });
-        }),
-      );
-      matchIds.push(
-        ...(await createMatches(
-          ctx,
-          tx,
-          after,
-          complete.map((p) => p.playerIds),
-          users,
-        )),
-      );
-      await setPhasesEnded(
-        tx,
-        ending.map(({ phase, done }, i) => ({ id: phase.id, status: done.to, matchId: matchIds[i] })),
-      );
-      complete.forEach(({ id: phaseId, playerIds }, i) => {
-        const matchId = matchIds[i];
-        after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds, matchId }));
-        emitPhaseEnded(ctx, after, { phaseId, playerIds, outcome: 'matched', matchId });
-        for (const uid of playerIds) matched.add(uid);
-      });
-    }
+    });
   }
-  const starts = matched.size / PLAYERS_PER_MATCH;
-  const count = starts > 0 ? await broadcastCount(ctx, tx, after, starts) : await queueCount(tx);
+  if (complete.length === 0)
+    return userIds.map((userId) => refused.get(userId) ?? { inQueue: true, count: unchanged });
+  const matchIds: string[] = [];
+  // The players hear of their matches first; the status patches follow (createMatches).
+  after.add(() =>
+    complete.forEach(({ playerIds }, i) => {
+      const matchId = matchIds[i];
+      ctx.realtime.toUsers(playerIds, 'PRIVATE_QUEUE_MATCH', { matchId });
+      ctx.realtime.toUsers(playerIds, 'PRIVATE_MATCH_START', { matchId });
+    }),
+  );
+  matchIds.push(
+    ...(await createMatches(
+      ctx,
+      tx,
+      after,
+      complete.map((p) => p.playerIds),
+      users,
+    )),
+  );
+  const [, count] = await sentTogether(
+    setPhasesEnded(
+      tx,
+      ending.map(({ phase, done }, i) => ({ id: phase.id, status: done.to, matchId: matchIds[i] })),
+    ),
+    broadcastCount(ctx, tx, after, complete.length),
+  );
+  complete.forEach(({ id: phaseId, playerIds }, i) => {
+    const matchId = matchIds[i];
+    after.add(() => void ctx.bus.emit('queue.matched', { phaseId, playerIds, matchId }));
+    emitPhaseEnded(ctx, after, { phaseId, playerIds, outcome: 'matched', matchId });
+  });
+  const matched = new Set(complete.flatMap((p) => p.playerIds));
   return userIds.map((userId) => refused.get(userId) ?? { inQueue: !matched.has(userId), count });
 }
 
