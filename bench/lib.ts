@@ -81,8 +81,8 @@ export async function startBenchApp(database: Database, env: Record<string, stri
 }
 
 /** `n` players who may queue (named, verified, voice linked), written in 500 at a time. */
-export async function insertBenchPlayers(database: Database, n: number) {
-  const players = Array.from({ length: n }, (_, i) => ({
+export async function insertBenchPlayers(database: Database, n: number, from = 0) {
+  const players = Array.from({ length: n }, (_, k) => from + k).map((i) => ({
     id: randomUUID(),
     name: `bench-${i}`,
     email: `bench-${i}@example.test`,
