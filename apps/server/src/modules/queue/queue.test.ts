@@ -281,6 +281,26 @@ describe('queue', () => {
     disconnect(ps);
   });
 
+  it("the count to everyone waits while the queue's batches run, then carries every change", async () => {
+    const [watcher, a, b] = [await player(), await player(), await player()];
+    const counts = () => got(watcher, 'PUBLIC_QUEUE_UPDATE').length;
+    // Stands for a crowd's batches, one after another all along (lib/priority.ts).
+    t.app.ctx.priority.urgentBegins();
+    const before = counts();
+    try {
+      expect(await queue(a, 'join')).toEqual({ ok: true, data: { inQueue: true, count: 1 } });
+      expect(await queue(b, 'join')).toEqual({ ok: true, data: { inQueue: true, count: 2 } });
+      await new Promise((resolve) => setTimeout(resolve, 300)); // six windows of 50 ms
+      expect(counts()).toBe(before);
+    } finally {
+      t.app.ctx.priority.urgentEnds();
+    }
+    await expect.poll(() => last(watcher, 'PUBLIC_QUEUE_UPDATE')).toEqual({ count: 2 });
+    expect(counts()).toBe(before + 1);
+    await Promise.all([a, b].map((p) => queue(p, 'leave')));
+    await expect.poll(() => last(watcher, 'PUBLIC_QUEUE_UPDATE')).toEqual({ count: 0 });
+    disconnect([watcher, a, b]);
+  });
   it('a join racing the start of its own match (the accept batch holds the phase lock, not the entry lock) is refused and leaves no place', async () => {
     const ps = await tenInAcceptPhase();
     const ids = ps.map((p) => p.user.id);

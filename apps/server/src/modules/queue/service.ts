@@ -102,8 +102,8 @@ export async function queueCount(db: Db): Promise<number> {
 
 /** The queue module's per-app state (`ctx.state.queue`). */
 export interface QueueModuleState {
-  /** The pending coalesced PUBLIC_QUEUE_UPDATE (broadcastCount). */
-  countTimer?: NodeJS.Timeout;
+  /** A coalesced PUBLIC_QUEUE_UPDATE is due: its window runs or it waits for calm (broadcastCount). */
+  countDue?: boolean;
   /** Joins and accepts that arrive together, written in one transaction each (batchesOf). */
   batches?: QueueBatches;
 }
@@ -131,17 +131,28 @@ function countWindowMs(ctx: AppContext): number {
 /** `matchStarts`: matches this transaction started, recorded with the count (insights/history.ts). */
 async function broadcastCount(ctx: AppContext, tx: Db, after: After, matchStarts = 0): Promise<number> {
   after.add(() => {
-    if (ctx.state.queue.countTimer) return;
-    const timer = setTimeout(() => {
-      ctx.state.queue.countTimer = undefined;
-      queueCount(ctx.db)
-        .then((count) => ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count }))
-        .catch((err) => logOf(ctx).error({ err }, 'queue count broadcast failed'));
-    }, countWindowMs(ctx));
-    timer.unref?.();
-    ctx.state.queue.countTimer = timer;
+    if (ctx.state.queue.countDue) return;
+    ctx.state.queue.countDue = true;
+    setTimeout(() => void sendCount(ctx), countWindowMs(ctx)).unref?.();
   });
   return recordQueueCount(ctx, tx, sql`SELECT count(*)::int AS n FROM ${queueEntries}`, matchStarts);
+}
+
+/**
+ * The due count, once no queue batch runs (lib/priority.ts; at most a second later). It is one
+ * frame for every socket, and a crowd's accept phases and matches are waiting behind the batches:
+ * sent in the middle of 1,000 joins, the fan-out held their PRIVATE_QUEUE_READY (issue 20 target 4,
+ * bench/RESULTS.md session 21). A player who joins reads the count in their own ack meanwhile.
+ */
+async function sendCount(ctx: AppContext): Promise<void> {
+  await ctx.priority.calm();
+  // Changes from here on are in the count read below, or make the next one due.
+  ctx.state.queue.countDue = false;
+  try {
+    ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count: await queueCount(ctx.db) });
+  } catch (err) {
+    logOf(ctx).error({ err }, 'queue count broadcast failed');
+  }
 }
 
 async function phasePlayers(tx: Db, playerIds: string[], phaseId: string): Promise<QueuePlayer[]> {
