@@ -301,6 +301,7 @@ describe('queue', () => {
     await expect.poll(() => last(watcher, 'PUBLIC_QUEUE_UPDATE')).toEqual({ count: 0 });
     disconnect([watcher, a, b]);
   });
+
   it('a join racing the start of its own match (the accept batch holds the phase lock, not the entry lock) is refused and leaves no place', async () => {
     const ps = await tenInAcceptPhase();
     const ids = ps.map((p) => p.user.id);
