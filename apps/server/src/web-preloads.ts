@@ -57,7 +57,8 @@ function firstRequestUrl(pattern: string, params: Record<string, string>): strin
 }
 
 const fetchLinkTag = (url: string) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${url}">`;
-const etagOf = (html: string) => `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+// Weak: the same page goes out plain, brotli or gzip (web.ts), so it names the text, not the bytes.
+const etagOf = (html: string) => `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
 
 function localeOf(acceptLanguage: string | undefined): string {
   const first = acceptLanguage?.split(',')[0]?.trim().slice(0, 2).toLowerCase();

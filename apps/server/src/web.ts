@@ -9,11 +9,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants as zlibConstants } from 'node:zlib';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
+import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { errorBody, SOCKET_PATH } from '@openpug/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from './config';
 import { routePages } from './web-preloads';
@@ -68,11 +69,29 @@ export async function serveWeb(app: FastifyInstance, webDist: string): Promise<v
       // Revalidated on every visit like index.html; the language picks the texts it names.
       reply.header('cache-control', 'no-cache').header('vary', 'Accept-Language').header('etag', page.etag);
       if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
-      return reply.type('text/html; charset=utf-8').send(page.html);
+      return sendCompressed(reply.type('text/html; charset=utf-8'), page.html);
     }
     return reply.status(404).send(errorBody('NOT_FOUND'));
   });
 }
+
+const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
+
+/**
+ * A route's page compressed as installCompression would (its hooks only run for routes, and the
+ * page comes from the not-found handler): 2–3 KB that would go out plain on a phone's network.
+ */
+function sendCompressed(reply: FastifyReply, text: string): FastifyReply {
+  const encoding = encodings.negotiate(reply.request.headers['accept-encoding'] ?? '');
+  if (!encoding || Buffer.byteLength(text) < COMPRESS_THRESHOLD) return reply.send(text);
+  const body = encoding === 'br' ? brotliCompressSync(text, BROTLI_OPTIONS) : gzipSync(text);
+  reply.header('vary', [reply.getHeader('vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
+  return reply.header('content-encoding', encoding).send(body);
+}
+
+/** Answers below this size go out as they are: compression would not save a packet. */
+const COMPRESS_THRESHOLD = 1024;
+const BROTLI_OPTIONS = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } };
 
 /**
  * Compresses answers of 1 KB and more that are not compressed yet (API JSON, the OpenAPI document):
@@ -83,9 +102,9 @@ export async function serveWeb(app: FastifyInstance, webDist: string): Promise<v
 export async function installCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
     global: true,
-    threshold: 1024,
+    threshold: COMPRESS_THRESHOLD,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: BROTLI_OPTIONS,
   });
 }
 
