@@ -1,10 +1,10 @@
 import { LogoMark } from '../../ui/Logo';
-import styles from './AppLayout.module.css';
+import { SPLASH_CLASS } from './splashClass';
 
-/** Shown while the first screen's chunk loads. */
+/** Shown while the first screen's chunk loads; index.html draws the same before the JavaScript. */
 export function StartupSplash() {
   return (
-    <div className={styles.splash}>
+    <div className={SPLASH_CLASS}>
       <LogoMark size={56} />
     </div>
   );
