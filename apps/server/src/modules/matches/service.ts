@@ -33,6 +33,7 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Db, sentTogether } from '../../db/client';
+import { insertUnnested } from '../../db/unnest';
 import { type After, defineJob, inTransaction, type JobDefinition, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { countCall } from '../accounts';
@@ -375,6 +376,20 @@ const clearedMatch = {
 
 // ---- creation ----------------------------------------------------------------------------------
 
+/** The roster columns createMatches writes; the statistics and leave marks start at their defaults. */
+const ROSTER_COLUMNS = [
+  'matchId',
+  'userId',
+  'team',
+  'captain',
+  'pickNo',
+  'name',
+  'avatar',
+  'steamId',
+  'elo',
+  'reliability',
+] as const;
+
 /**
  * Creates a match for each ten accepted players inside the caller's transaction (the queue's,
  * under its lock) and arms their first pick deadlines: every step is one statement for all the
@@ -423,25 +438,29 @@ export async function createMatches(
   // Once the matches are written, their rosters and MATCH_START's one effect (the first pick's
   // deadline, a job row) are sent together: neither reads the other.
   await sentTogether(
-    tx.insert(matchPlayers).values(
-      created.flatMap(({ id, userIds, captains }) =>
-        userIds.map((uid) => {
-          const u = byId.get(uid);
-          const team: TeamKey | null =
-            uid === captains.teamOne ? 'teamOne' : uid === captains.teamTwo ? 'teamTwo' : null;
-          return {
-            matchId: id,
-            userId: uid,
-            team,
-            captain: team !== null,
-            pickNo: team !== null ? 0 : null,
-            name: u?.name ?? 'player',
-            avatar: u?.avatar ?? null,
-            steamId: u?.steamId ?? null,
-            elo: u?.elo ?? ELO_DEFAULT,
-            reliability: reliability.get(uid) ?? null,
-          };
-        }),
+    tx.execute(
+      insertUnnested(
+        matchPlayers,
+        ROSTER_COLUMNS,
+        created.flatMap(({ id, userIds, captains }) =>
+          userIds.map((uid) => {
+            const u = byId.get(uid);
+            const team: TeamKey | null =
+              uid === captains.teamOne ? 'teamOne' : uid === captains.teamTwo ? 'teamTwo' : null;
+            return {
+              matchId: id,
+              userId: uid,
+              team,
+              captain: team !== null,
+              pickNo: team !== null ? 0 : null,
+              name: u?.name ?? 'player',
+              avatar: u?.avatar ?? null,
+              steamId: u?.steamId ?? null,
+              elo: u?.elo ?? ELO_DEFAULT,
+              reliability: reliability.get(uid) ?? null,
+            };
+          }),
+        ),
       ),
     ),
     runEffectsOf(

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SocialChangedStatus, UserStatus, UserStatusPatch } from '@openpug/shared';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,7 +18,6 @@ import {
 } from '../../../test/helpers';
 import { jobs } from '../../jobs/schema';
 import { joinQueue, queueState } from '../queue/service';
-import { userStatus } from './schema';
 import { getStatus, getStatuses, patchStatus, patchStatusTogether } from './service';
 
 /** The next socialChangedStatus about `userId` on `socket` (that `matches`, if given). */
@@ -49,16 +49,17 @@ async function befriendOn(t: TestApp, a: TestUser, b: TestUser): Promise<void> {
 
 /** How many upserts of user_status `run` makes on the app's database (statements, not rows). */
 async function statusUpserts(db: TestApp['app']['ctx']['db'], run: () => Promise<unknown>): Promise<number> {
-  const insert = db.insert.bind(db);
+  const execute = db.execute.bind(db);
+  const dialect = new PgDialect();
   let statements = 0;
-  db.insert = ((table: Parameters<typeof insert>[0]) => {
-    if (table === userStatus) statements++;
-    return insert(table);
-  }) as typeof db.insert;
+  db.execute = ((query: SQL) => {
+    if (dialect.sqlToQuery(query).sql.startsWith('INSERT INTO "user_status"')) statements++;
+    return execute(query);
+  }) as typeof db.execute;
   try {
     await run();
   } finally {
-    db.insert = insert;
+    db.execute = execute;
   }
   return statements;
 }

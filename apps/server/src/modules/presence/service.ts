@@ -19,6 +19,7 @@ import {
 } from '@openpug/shared';
 import { inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { insertUnnested, returnedRows, textArray } from '../../db/unnest';
 import { userRoom } from '../../realtime/hub';
 import { userStatus } from './schema';
 
@@ -97,42 +98,39 @@ async function patchStatuses(
   ctx: AppContext,
   clean: ReadonlyMap<string, UserStatusPatch>,
 ): Promise<Map<string, UserStatus>> {
-  const parts = [...clean].map(([userId, patch]) => {
+  const userIds = [...clean.keys()];
+  const parts = [...clean.values()].map((patch) => {
     const { match, ...flat } = patch;
-    return { userId, flat: JSON.stringify(flat), match: JSON.stringify(match ?? {}) };
+    return {
+      flat: JSON.stringify(flat),
+      match: JSON.stringify(match ?? {}),
+      inserted: merge(offlineStatus(), patch),
+    };
   });
-  // One patch for all: constants; otherwise each row's own patch, chosen by its user id.
+  // One patch for all: constants; otherwise each row's own patch, found by its user id's place in
+  // the statement's arrays (db/unnest.ts: one parameter per column, not per value).
   const same = parts.every((p) => p.flat === parts[0].flat && p.match === parts[0].match);
   const perUser = (field: 'flat' | 'match') =>
     same
       ? sql`${parts[0][field]}::jsonb`
-      : sql`(CASE excluded.user_id ${sql.join(
-          parts.map((p) => sql`WHEN ${p.userId} THEN ${p[field]}::jsonb`),
-          sql` `,
-        )} END)`;
+      : sql`(${textArray(parts.map((p) => p[field]))})[array_position(${textArray(userIds)}, excluded.user_id)]::jsonb`;
   const now = new Date(ctx.clock.now());
-  const rows = await ctx.db
-    .insert(userStatus)
-    .values(
-      [...clean].map(([userId, patch]) => ({
-        userId,
-        status: merge(offlineStatus(), patch),
-        updatedAt: now,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: userStatus.userId,
-      set: {
-        status: sql`${userStatus.status} || ${perUser('flat')} || jsonb_build_object('match', coalesce(${userStatus.status} -> 'match', '{}'::jsonb) || ${perUser('match')})`,
-        updatedAt: now,
-      },
-    })
-    .returning({ userId: userStatus.userId, status: userStatus.status });
+  const rows = await returnedRows<{ user_id: string; status: UserStatus }>(
+    ctx.db,
+    sql`${insertUnnested(
+      userStatus,
+      ['userId', 'status', 'updatedAt'],
+      userIds.map((userId, i) => ({ userId, status: parts[i].inserted, updatedAt: now })),
+    )} ON CONFLICT (${sql.identifier(userStatus.userId.name)}) DO UPDATE SET
+      status = ${userStatus.status} || ${perUser('flat')} || jsonb_build_object('match', coalesce(${userStatus.status} -> 'match', '{}'::jsonb) || ${perUser('match')}),
+      updated_at = excluded.updated_at
+    RETURNING ${userStatus.userId}, ${userStatus.status}`,
+  );
   const result = new Map<string, UserStatus>();
   for (const row of rows) {
     const status = normalize(row.status);
-    result.set(row.userId, status);
-    pushStatus(ctx, row.userId, status);
+    result.set(row.user_id, status);
+    pushStatus(ctx, row.user_id, status);
   }
   return result;
 }

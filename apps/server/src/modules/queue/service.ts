@@ -32,6 +32,7 @@ import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Db, sentTogether } from '../../db/client';
+import { insertUnnested, returnedRows } from '../../db/unnest';
 import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUsersByIds, findUsersByIdsSoon, type UserRow } from '../accounts/service';
@@ -512,12 +513,15 @@ async function joinTogether(
     fresh.length === 0
       ? []
       : (
-          await tx
-            .insert(queueEntries)
-            .values(fresh.map((j) => ({ userId: j.userId, joinedAt: now, via: j.via })))
-            .onConflictDoNothing()
-            .returning({ userId: queueEntries.userId })
-        ).map((r) => r.userId),
+          await returnedRows<{ user_id: string }>(
+            tx,
+            sql`${insertUnnested(
+              queueEntries,
+              ['userId', 'joinedAt', 'via'],
+              fresh.map((j) => ({ userId: j.userId, joinedAt: now, via: j.via })),
+            )} ON CONFLICT DO NOTHING RETURNING ${queueEntries.userId}`,
+          )
+        ).map((r) => r.user_id),
   );
   // The checks and the free places, read together after the insert (sentTogether).
   const [blocked, free] = await sentTogether(
