@@ -128,6 +128,11 @@ registration_shared_secret: "$SECRET"
 macaroon_secret_key: "$(cat "$DIR/macaroon")"
 form_secret: "$(cat "$DIR/form")"
 enable_registration: false
+# The accounts' passwords are 24 random bytes that openpug makes and keeps (chat/service.ts), not
+# ones a person chose: bcrypt's work factor adds nothing against guessing them, and at Synapse's
+# default (12) each registration or password login cost ~220 ms of its CPU (bench/RESULTS.md,
+# issue 20 target 5). 4 is bcrypt's lowest. As in deploy/synapse/homeserver.yaml.
+bcrypt_rounds: 4
 report_stats: false
 trusted_key_servers: []
 suppress_key_server_warning: true
