@@ -28,6 +28,7 @@ import {
 } from '@openpug/shared';
 import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
+import { batched } from '../lib/batch';
 import { AppError, keyOfZodIssues } from '../lib/errors';
 import { containsNul } from '../lib/input';
 import type { Tokens } from '../modules/auth';
@@ -87,8 +88,13 @@ export interface Realtime<M extends EventSchemas = ClientEventSchemas> {
   onAuthenticated(fn: (socket: AppSocket, userId: string) => void | Promise<void>): void;
   /** Runs when an authenticated socket disconnects or logs out. */
   onSignedOut(fn: (socket: AppSocket, userId: string) => void | Promise<void>): void;
-  /** Number of this user's authenticated sockets across all instances. */
+  /**
+   * Number of this user's authenticated sockets across all instances. Calls in the same turn of
+   * the event loop share one cross-instance request (socketCounts).
+   */
   socketCount(userId: string): Promise<number>;
+  /** socketCount of many users in one request (with Redis, one round to every instance). */
+  socketCounts(userIds: readonly string[]): Promise<Map<string, number>>;
   /** Users with at least one authenticated socket on any instance. */
   connectedUserIds(): Promise<Set<string>>;
   /**
@@ -144,6 +150,25 @@ export function createRealtime<M extends EventSchemas>(
       callback(null, true);
     },
   });
+  /**
+   * One fetchSockets for many users: with the Redis adapter each call is a request every other
+   * instance must answer within 5 s, and 2,000 sockets closing together (a proxy restart, the end
+   * of the load bench) made 4,000 of them, which timed out by the hundreds and failed the presence
+   * and queue sign-out hooks (bench/RESULTS.md, issue 20 target 5).
+   */
+  const socketCounts = async (userIds: readonly string[]): Promise<Map<string, number>> => {
+    const counts = new Map(userIds.map((id) => [id, 0]));
+    if (userIds.length === 0) return counts;
+    const userOf = new Map(userIds.map((id) => [userRoom(id), id]));
+    for (const socket of await io.in([...userOf.keys()]).fetchSockets()) {
+      for (const room of socket.rooms) {
+        const id = userOf.get(room);
+        if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+    }
+    return counts;
+  };
+  const socketCountBatched = batched(socketCounts, 0);
   const handlers: Array<(socket: AppSocket) => void> = [];
   // The events with a handler: anything else is refused before it reaches one.
   const knownEvents = new Set<string>(handshakeEvents);
@@ -296,9 +321,8 @@ export function createRealtime<M extends EventSchemas>(
     onSignedOut(fn) {
       signedOutHooks.push(fn);
     },
-    async socketCount(userId) {
-      return (await io.in(userRoom(userId)).fetchSockets()).length;
-    },
+    socketCount: (userId) => socketCountBatched(userId),
+    socketCounts,
     async connectedUserIds() {
       const ids = new Set<string>();
       for (const socket of await io.fetchSockets()) if (socket.data.userId) ids.add(socket.data.userId);

@@ -3,7 +3,7 @@
  * to instance A gets what instance B emits, and socket counts span both. Needs TEST_REDIS_URL.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   connectSocket,
   createTestApp,
@@ -47,6 +47,34 @@ describe.skipIf(!redisUrl)('Socket.IO Redis adapter across two instances', () =>
     onA.disconnect();
     await expect.poll(() => b.app.ctx.realtime.socketCount(user.id)).toBe(1);
     onB.disconnect();
+  });
+
+  it('counts the sockets of many users on both instances in one request', async () => {
+    const [one, two, none] = await Promise.all([1, 2, 3].map(() => createTestUser(a.app)));
+    const sockets = await Promise.all([
+      connectSocket(a.url, one.token),
+      connectSocket(b.url, one.token),
+      connectSocket(b.url, two.token),
+    ]);
+    await expect.poll(() => a.app.ctx.realtime.socketCount(one.id)).toBe(2);
+    const asked = vi.spyOn(a.app.ctx.realtime.io, 'in');
+    try {
+      expect(await a.app.ctx.realtime.socketCounts([one.id, two.id, none.id])).toEqual(
+        new Map([
+          [one.id, 2],
+          [two.id, 1],
+          [none.id, 0],
+        ]),
+      );
+      // Counts asked in the same turn, one user at a time, go out together too.
+      expect(
+        await Promise.all([one.id, two.id, none.id].map((id) => a.app.ctx.realtime.socketCount(id))),
+      ).toEqual([2, 1, 0]);
+      expect(asked).toHaveBeenCalledTimes(2);
+    } finally {
+      asked.mockRestore();
+    }
+    for (const s of sockets) s.disconnect();
   });
 
   it('after its subscriber lost Redis, an instance sends its sockets the queue count, then hears the others again', async () => {

@@ -225,16 +225,17 @@ export async function markMaybeOfflineMany(
   // While the app shuts down every socket closes at once; the next start (or another instance)
   // settles presence, and the Redis adapter must not be asked anything once it is closing.
   if (ctx.realtime.closing) return result;
-  const gone: string[] = [];
-  for (const id of userIds) if ((await ctx.realtime.socketCount(id)) === 0) gone.push(id);
+  const before = await ctx.realtime.socketCounts(userIds);
+  const gone = userIds.filter((id) => before.get(id) === 0);
   if (ctx.realtime.closing || gone.length === 0) return result;
   const current = await getStatuses(ctx, gone);
   const online = gone.filter((id) => current.get(id)?.online);
   if (online.length > 0)
     await patchStatuses(ctx, samePatch(online, { online: false, lastSeen: ctx.clock.now() }));
   // Re-checked after writing: a tab opened meanwhile puts its user back online.
+  const after = ctx.realtime.closing ? new Map<string, number>() : await ctx.realtime.socketCounts(gone);
   for (const id of gone) {
-    if (!ctx.realtime.closing && (await ctx.realtime.socketCount(id)) > 0) await markOnline(ctx, id);
+    if (!ctx.realtime.closing && (after.get(id) ?? 0) > 0) await markOnline(ctx, id);
     else result.set(id, true);
   }
   return result;
