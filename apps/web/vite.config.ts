@@ -6,13 +6,12 @@
  * browsers that accept it (@fastify/static preCompressed): no compression work per request.
  * The service worker (/sw.js) is generated here too, with the build's shell files to precache.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import rootPackage from '../../package.json' with { type: 'json' };
-import { SPLASH_CLASS } from './src/app/layout/splashClass';
+import { startupSplash } from './src/app/layout/startupSplash';
 import { routePreloadsFile } from './src/app/routePreloads';
 import { shellServiceWorker } from './src/serviceWorker/plugin';
 
@@ -25,27 +24,6 @@ function versionFile(version: string): Plugin {
     apply: 'build',
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version }) });
-    },
-  };
-}
-
-/**
- * index.html draws the start-up splash (app/layout/StartupSplash.tsx: the mark, pulsing, on the
- * page's colour) inside #root, so the page paints as soon as the HTML and the shell's stylesheet
- * are in, not once the shell's JavaScript has downloaded and run; React replaces it with its own
- * splash or the first screen. On a phone's network that is about a second earlier (Lighthouse's
- * FCP, issue 20 target 2). The mark is public/favicon.svg, so it is drawn once.
- */
-function startupSplash(): Plugin {
-  return {
-    name: 'openpug-startup-splash',
-    transformIndexHtml(html) {
-      const mark = readFileSync(new URL('./public/favicon.svg', import.meta.url), 'utf8')
-        .trim()
-        .replace('<svg ', '<svg width="56" height="56" aria-hidden="true" focusable="false" ');
-      const root = '<div id="root"></div>';
-      if (!html.includes(root)) throw new Error(`index.html has no empty ${root}`);
-      return html.replace(root, `<div id="root"><div class="${SPLASH_CLASS}">${mark}</div></div>`);
     },
   };
 }
@@ -111,7 +89,8 @@ const backend = 'http://localhost:3000';
 export default defineConfig({
   plugins: [
     react(),
-    startupSplash(),
+    // The start-up splash drawn into index.html: the first paint needs no JavaScript.
+    startupSplash(new URL('./public/favicon.svg', import.meta.url)),
     shell.plugin,
     versionFile(appVersion),
     // /sw.js: precaches the shell of this build (index.html + the landing route's JS/CSS).
