@@ -22,7 +22,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { type Database, type Db, migrationsFolder } from '../db/client';
+import { type Database, type Db, executeRows, migrationsFolder } from '../db/client';
 
 export const BACKUP_FORMAT = 1;
 
@@ -53,21 +53,16 @@ export function latestSchema(): string {
 
 type Executor = Pick<Db, 'execute'>;
 
-async function rows<T>(db: Executor, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The last applied migration's tag, or null when the database was never migrated. */
 export async function schemaVersion(db: Executor): Promise<string | null> {
-  const [exists] = await rows<{ t: string | null }>(
+  const [exists] = await executeRows<{ t: string | null }>(
     db,
     sql`SELECT to_regclass('drizzle.__drizzle_migrations')::text AS t`,
   );
   if (!exists?.t) return null;
-  const [last] = await rows<{ created_at: string | number }>(
+  const [last] = await executeRows<{ created_at: string | number }>(
     db,
     sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1`,
   );
@@ -112,14 +107,14 @@ export interface TableInfo {
 
 /** Every table of the public schema, parents before the tables that reference them. */
 export async function listTables(db: Executor): Promise<TableInfo[]> {
-  const cols = await rows<{ table_name: string; column_name: string }>(
+  const cols = await executeRows<{ table_name: string; column_name: string }>(
     db,
     sql`SELECT c.table_name, c.column_name FROM information_schema.columns c
         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
         WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.is_generated = 'NEVER'
         ORDER BY c.table_name, c.ordinal_position`,
   );
-  const fks = await rows<{ child: string; parent: string }>(
+  const fks = await executeRows<{ child: string; parent: string }>(
     db,
     sql`SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k
         JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
@@ -155,7 +150,7 @@ export async function listTables(db: Executor): Promise<TableInfo[]> {
 export async function countRows(db: Executor): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const t of await listTables(db)) {
-    const [r] = await rows<{ n: string | number }>(
+    const [r] = await executeRows<{ n: string | number }>(
       db,
       sql.raw(`SELECT count(*) AS n FROM public.${ident(t.name)}`),
     );
@@ -209,7 +204,7 @@ export async function writeBackup(
       );
       let n = 0;
       for (;;) {
-        const chunk = await rows<{ j: string }>(tx, sql.raw(`FETCH ${batch} FROM openpug_backup`));
+        const chunk = await executeRows<{ j: string }>(tx, sql.raw(`FETCH ${batch} FROM openpug_backup`));
         if (chunk.length === 0) break;
         n += chunk.length;
         await write(`${chunk.map((r) => r.j).join('\n')}\n`);
@@ -382,7 +377,7 @@ export async function restoreBackup(
 
 /** Sets every sequence owned by a column (serial, bigserial, identity) past the column's largest value. */
 export async function resetSequences(db: Executor): Promise<void> {
-  const owned = await rows<{ tbl: string; col: string; seq: string }>(
+  const owned = await executeRows<{ tbl: string; col: string; seq: string }>(
     db,
     sql`SELECT c.relname AS tbl, a.attname AS col, s.relname AS seq FROM pg_depend d
         JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -124,6 +124,16 @@ export function sentTogether<const T extends readonly unknown[]>(
   ...statements: T
 ): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
   return Promise.all(statements);
+}
+
+/**
+ * Runs a statement written with sql`` and gives its rows (a SELECT's, or an INSERT's RETURNING):
+ * both drivers (node-postgres, PGlite) answer `{ rows }`. Drizzle's builders map columns to
+ * fields themselves; this is for the statements they cannot build.
+ */
+export async function executeRows<Row>(db: Pick<Db, 'execute'>, statement: SQL): Promise<Row[]> {
+  const result = (await db.execute(statement)) as { rows?: unknown[] };
+  return (result.rows ?? []) as Row[];
 }
 
 /**

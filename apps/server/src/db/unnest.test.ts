@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../test/helpers';
 import { userStatus } from '../modules/presence/schema';
 import { queueEntries } from '../modules/queue/schema';
+import { executeRows } from './client';
 import { users } from './schema';
-import { insertUnnested, returnedRows } from './unnest';
+import { insertUnnested } from './unnest';
 
 const awkward = ['a,b', 'say "hi"', 'back\\slash', '{braces}', 'NULL', '', ' spaced ', 'ünï 🎯', "it's"];
 
@@ -37,7 +38,7 @@ describe('insertUnnested', () => {
       rows,
     );
     expect(new PgDialect().sqlToQuery(statement).params).toHaveLength(5);
-    const returned = await returnedRows<{ user_id: string }>(
+    const returned = await executeRows<{ user_id: string }>(
       db,
       sql`${statement} ON CONFLICT DO NOTHING RETURNING ${queueEntries.userId}`,
     );
@@ -61,7 +62,7 @@ describe('insertUnnested', () => {
     expect(first.seq).toBeGreaterThan(0);
 
     // Conflicting rows are left alone and not returned.
-    const again = await returnedRows<{ user_id: string }>(
+    const again = await executeRows<{ user_id: string }>(
       db,
       sql`${insertUnnested(
         queueEntries,

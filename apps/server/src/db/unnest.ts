@@ -9,7 +9,6 @@
  */
 import { type Column, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from './client';
 
 /** One column's values as text for a text[] parameter: the driver value, null for SQL NULL. */
 function asText(column: Column, value: unknown): string | null {
@@ -27,7 +26,7 @@ export const textArray = (values: readonly (string | null)[]): SQL => sql`${sql.
 /**
  * `INSERT INTO table (keys…) SELECT … FROM unnest(…)`: the given columns of every row, in order;
  * the table's defaults fill the others. Append `ON CONFLICT …` and `RETURNING …` with sql``, run
- * with `returnedRows`.
+ * with `executeRows` (db/client.ts).
  */
 export function insertUnnested<T extends PgTable>(
   table: T,
@@ -47,10 +46,4 @@ export function insertUnnested<T extends PgTable>(
     picked.map((column, i) => textArray(rows.map((row) => asText(column, row[keys[i]])))),
     sql`, `,
   )}) AS u(${sql.join(aliases, sql`, `)})`;
-}
-
-/** Runs a statement and gives its rows (RETURNING), the same on both drivers. */
-export async function returnedRows<Row>(db: Db, statement: SQL): Promise<Row[]> {
-  const result = (await db.execute(statement)) as { rows?: unknown[] };
-  return (result.rows ?? []) as Row[];
 }

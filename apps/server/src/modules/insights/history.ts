@@ -5,7 +5,7 @@
  */
 import { and, asc, gt, gte, lt, min, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import { type Db, executeRows } from '../../db/client';
 import { DAY_MS, ETA_HALF_WINDOW_MS, HISTORY_DAYS, MINUTE_MS, type MinuteBucket } from './eta';
 import { queueMinutes } from './schema';
 
@@ -27,7 +27,9 @@ export async function recordQueueCount(
 ): Promise<number> {
   const now = ctx.clock.now();
   const minute = now - (now % MINUTE_MS);
-  const result = await tx.execute(sql`
+  const [row] = await executeRows<{ n: number | string }>(
+    tx,
+    sql`
     WITH counted AS (${counted}),
     recorded AS (
       INSERT INTO ${queueMinutes} (minute, peak, match_starts)
@@ -36,8 +38,8 @@ export async function recordQueueCount(
         peak = greatest(${queueMinutes}.peak, excluded.peak),
         match_starts = ${queueMinutes}.match_starts + excluded.match_starts
     )
-    SELECT n FROM counted`);
-  const [row] = ((result as { rows?: unknown[] }).rows ?? []) as { n: number | string }[];
+    SELECT n FROM counted`,
+  );
   const state = ctx.state.insights;
   if (now - state.lastPruneAt >= PRUNE_EVERY_MS) {
     state.lastPruneAt = now;

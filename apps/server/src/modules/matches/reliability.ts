@@ -8,7 +8,7 @@
  */
 import { RELIABILITY_MATCHES } from '@openpug/shared';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, executeRows } from '../../db/client';
 
 export async function reliabilityOf(db: Db, userIds: readonly string[]): Promise<Map<string, number | null>> {
   const out = new Map<string, number | null>(userIds.map((id) => [id, null]));
@@ -17,7 +17,9 @@ export async function reliabilityOf(db: Db, userIds: readonly string[]): Promise
     userIds.map((id) => sql`${id}`),
     sql`, `,
   );
-  const result = await db.execute(sql`
+  const rows = await executeRows<{ user_id: string; calls: number; kept: number }>(
+    db,
+    sql`
     SELECT user_id, count(*)::int AS calls, count(*) FILTER (WHERE ok)::int AS kept
     FROM (
       SELECT user_id, ok, row_number() OVER (PARTITION BY user_id ORDER BY at DESC) AS n
@@ -33,12 +35,8 @@ export async function reliabilityOf(db: Db, userIds: readonly string[]): Promise
       ) calls
     ) ranked
     WHERE n <= ${RELIABILITY_MATCHES}
-    GROUP BY user_id`);
-  const rows = ((result as { rows?: unknown[] }).rows ?? []) as {
-    user_id: string;
-    calls: number;
-    kept: number;
-  }[];
+    GROUP BY user_id`,
+  );
   for (const r of rows) {
     const calls = Number(r.calls);
     if (calls > 0) out.set(r.user_id, Math.round((Number(r.kept) * 100) / calls));

@@ -19,7 +19,8 @@ import {
 } from '@openpug/shared';
 import { inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { insertUnnested, returnedRows, textArray } from '../../db/unnest';
+import { executeRows } from '../../db/client';
+import { insertUnnested, textArray } from '../../db/unnest';
 import { userRoom } from '../../realtime/hub';
 import { userStatus } from './schema';
 
@@ -115,7 +116,7 @@ async function patchStatuses(
       ? sql`${parts[0][field]}::jsonb`
       : sql`(${textArray(parts.map((p) => p[field]))})[array_position(${textArray(userIds)}, excluded.user_id)]::jsonb`;
   const now = new Date(ctx.clock.now());
-  const rows = await returnedRows<{ user_id: string; status: UserStatus }>(
+  const rows = await executeRows<{ user_id: string; status: UserStatus }>(
     ctx.db,
     sql`${insertUnnested(
       userStatus,

@@ -31,8 +31,8 @@ import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle
 import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { type Db, sentTogether } from '../../db/client';
-import { insertUnnested, returnedRows } from '../../db/unnest';
+import { type Db, executeRows, sentTogether } from '../../db/client';
+import { insertUnnested } from '../../db/unnest';
 import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUsersByIds, findUsersByIdsSoon, type UserRow } from '../accounts/service';
@@ -513,7 +513,7 @@ async function joinTogether(
     fresh.length === 0
       ? []
       : (
-          await returnedRows<{ user_id: string }>(
+          await executeRows<{ user_id: string }>(
             tx,
             sql`${insertUnnested(
               queueEntries,

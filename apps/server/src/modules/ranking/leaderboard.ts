@@ -24,6 +24,7 @@
 import type { RankingPage, RankingQuery, RankingRow } from '@openpug/shared';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { executeRows } from '../../db/client';
 import { logOf } from '../../jobs';
 import { users } from '../accounts/schema';
 import { matches, matchPlayers } from '../matches/schema';
@@ -131,17 +132,12 @@ function comparator(sort: SortKey, order: 1 | -1) {
   };
 }
 
-/** PGlite returns {rows}, node-postgres a result with rows too; drizzle's execute differs by driver. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}
-
 async function changeStamp(ctx: AppContext): Promise<string> {
-  const [row] = rowsOf<{ users: number; finished: number }>(
-    await ctx.db.execute(sql`
+  const [row] = await executeRows<{ users: number; finished: number }>(
+    ctx.db,
+    sql`
       SELECT (SELECT count(*) FROM ${users})::int AS users,
-             (SELECT count(*) FROM ${matches} WHERE status = 'finished')::int AS finished`),
+             (SELECT count(*) FROM ${matches} WHERE status = 'finished')::int AS finished`,
   );
   return `${row?.users ?? 0}:${row?.finished ?? 0}`;
 }
@@ -160,8 +156,9 @@ async function buildSnapshot(ctx: AppContext): Promise<Snapshot> {
   const placement = ctx.config.PLACEMENT_MATCHES;
   // Wins and losses as the leaderboard always counted them: a draw is not a win. With no
   // placement, players without matches are listed too (left join).
-  const rows = rowsOf<Row>(
-    await ctx.db.execute(sql`
+  const rows = await executeRows<Row>(
+    ctx.db,
+    sql`
       WITH results AS (
         SELECT mp.user_id,
           count(*) FILTER (WHERE m.winner = mp.team)::int AS wins,
@@ -174,7 +171,7 @@ async function buildSnapshot(ctx: AppContext): Promise<Snapshot> {
       SELECT u.id, u.name, u.avatar, u.banner, u.elo,
         coalesce(r.wins, 0) AS wins, coalesce(r.losses, 0) AS losses
       FROM ${users} u ${placement > 0 ? sql`JOIN` : sql`LEFT JOIN`} results r ON r.user_id = u.id
-      ORDER BY u.elo DESC, u.created_at ASC, u.id ASC`),
+      ORDER BY u.elo DESC, u.created_at ASC, u.id ASC`,
   );
   const entries = rows.map((r, i): Entry => {
     const wins = Number(r.wins);
