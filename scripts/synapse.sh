@@ -141,6 +141,13 @@ enable_authenticated_media: true
 max_upload_size: 10M
 presence:
   enabled: false
+# Nothing of openpug searches the user directory or reads room statistics, and Synapse keeps both
+# up to date at every membership change: a match room's ten invites and joins (bench/RESULTS.md,
+# issue 20 target 5). As in deploy/synapse/homeserver.yaml.
+user_directory:
+  enabled: false
+stats:
+  enabled: false
 modules:
   - module: openpug_synapse.DirectRoomAliasGuard
     config: {}
