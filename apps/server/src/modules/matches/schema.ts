@@ -54,6 +54,8 @@ export const matches = pgTable(
 export const matchPlayers = pgTable(
   'match_players',
   {
+    // Checked at the commit (DEFERRABLE INITIALLY DEFERRED, migration 0028; Drizzle's schema has
+    // no word for it): the queue sends a burst's matches and rosters together (writeMatches).
     matchId: text('match_id')
       .notNull()
       .references(() => matches.id, { onDelete: 'cascade' }),

@@ -390,61 +390,92 @@ const ROSTER_COLUMNS = [
   'reliability',
 ] as const;
 
+/** What new matches read before they are written: their players' reliability and the map pool. */
+export interface MatchInputs {
+  reliability: ReadonlyMap<string, number | null>;
+  mapPool: MapInfo[];
+}
+
 /**
- * Creates a match for each ten accepted players inside the caller's transaction (the queue's,
- * under its lock) and arms their first pick deadlines: every step is one statement for all the
- * matches, so a burst of phases completing together costs what one match does (issue 20).
- * Captains: the two highest-rated (random tie-break); the lower-rated one leads team one and
- * picks first. Returns the match ids in the order of `rosters`. `known`: user rows the caller
- * has read in this transaction, not read again.
+ * What new matches of these players read (MatchInputs): two statements sent together, one round
+ * trip, which the queue sends with its own statements once it knows which phases complete
+ * (issue 20).
  */
-export async function createMatches(
+export async function readMatchInputs(
+  ctx: AppContext,
+  tx: Db,
+  userIds: readonly string[],
+): Promise<MatchInputs> {
+  const [reliability, mapPool] = await sentTogether(reliabilityOf(tx, userIds), mapPoolFor(tx, ctx.config));
+  return { reliability, mapPool };
+}
+
+/** A match about to be written (planMatches): its id, its ten and its captains. */
+export interface PlannedMatch {
+  id: string;
+  userIds: readonly string[];
+  captains: { teamOne: string; teamTwo: string };
+}
+
+/**
+ * A new match for each ten accepted players: an id and the captains, the two highest-rated
+ * (random tie-break); the lower-rated one leads team one and picks first. Nothing is written
+ * yet (writeMatches), so the caller knows the ids before it sends its own statements.
+ */
+export function planMatches(
+  rosters: readonly (readonly string[])[],
+  users: ReadonlyMap<string, UserRow>,
+): PlannedMatch[] {
+  return rosters.map((userIds) => ({
+    id: randomUUID(),
+    userIds,
+    captains: chooseCaptains(userIds.map((id) => ({ id, elo: users.get(id)?.elo ?? ELO_DEFAULT }))),
+  }));
+}
+
+/**
+ * Writes the planned matches inside the caller's transaction (the queue's, under its lock) and
+ * arms their first pick deadlines: every step is one statement for all the matches, and all of
+ * them are sent at once, so a burst of phases completing together costs one round trip (issue 20).
+ * The rosters need not wait for the matches' insert: their foreign key to the match is checked
+ * at the commit (migration 0028). `users` holds every player's row.
+ */
+export async function writeMatches(
   ctx: AppContext,
   tx: Db,
   after: After,
-  rosters: readonly (readonly string[])[],
-  known: ReadonlyMap<string, UserRow> = new Map(),
-): Promise<string[]> {
-  if (rosters.length === 0) return [];
-  const everyone = rosters.flat();
-  const byId = new Map(known);
-  const missing = everyone.filter((id) => !byId.has(id));
-  for (const u of await findUsersByIds(tx, missing)) byId.set(u.id, u);
-  const [reliability, mapPool] = await sentTogether(reliabilityOf(tx, everyone), mapPoolFor(tx, ctx.config));
+  planned: readonly PlannedMatch[],
+  users: ReadonlyMap<string, UserRow>,
+  { reliability, mapPool }: MatchInputs,
+): Promise<void> {
+  if (planned.length === 0) return;
   const now = ctx.clock.now();
   const order = ctx.config.PICK_ORDER;
   const deadline = now + ctx.config.PICK_TIMEOUT_MS;
-  const nameOf = (uid: string) => byId.get(uid)?.name ?? 'player';
-  const created = rosters.map((userIds) => ({
-    id: randomUUID(),
-    userIds,
-    captains: chooseCaptains(userIds.map((id) => ({ id, elo: byId.get(id)?.elo ?? ELO_DEFAULT }))),
-  }));
-  await tx.insert(matches).values(
-    created.map(({ id, captains }) => ({
-      id,
-      status: statusOf(MATCH_START.to),
-      createdAt: now,
-      teamOneName: `Team ${nameOf(captains.teamOne)}`,
-      teamTwoName: `Team ${nameOf(captains.teamTwo)}`,
-      turn: pickTurn(order, 0),
-      deadline,
-      pickIndex: 0,
-      pickOrder: order,
-      mapPool,
-      bans: [],
-    })),
-  );
-  // Once the matches are written, their rosters and MATCH_START's one effect (the first pick's
-  // deadline, a job row) are sent together: neither reads the other.
+  const nameOf = (uid: string) => users.get(uid)?.name ?? 'player';
   await sentTogether(
+    tx.insert(matches).values(
+      planned.map(({ id, captains }) => ({
+        id,
+        status: statusOf(MATCH_START.to),
+        createdAt: now,
+        teamOneName: `Team ${nameOf(captains.teamOne)}`,
+        teamTwoName: `Team ${nameOf(captains.teamTwo)}`,
+        turn: pickTurn(order, 0),
+        deadline,
+        pickIndex: 0,
+        pickOrder: order,
+        mapPool,
+        bans: [],
+      })),
+    ),
     tx.execute(
       insertUnnested(
         matchPlayers,
         ROSTER_COLUMNS,
-        created.flatMap(({ id, userIds, captains }) =>
+        planned.flatMap(({ id, userIds, captains }) =>
           userIds.map((uid) => {
-            const u = byId.get(uid);
+            const u = users.get(uid);
             const team: TeamKey | null =
               uid === captains.teamOne ? 'teamOne' : uid === captains.teamTwo ? 'teamTwo' : null;
             return {
@@ -463,18 +494,19 @@ export async function createMatches(
         ),
       ),
     ),
+    // MATCH_START's one effect: the first pick's deadline, a job row.
     runEffectsOf(
       ctx,
       tx,
       after,
-      created.map((m) => m.id),
+      planned.map((m) => m.id),
       MATCH_START,
       { turn: { index: 0, deadline } },
     ),
   );
-  const started = new Map(created.flatMap((m) => m.userIds.map((uid) => [uid, m] as const)));
-  patchAll(ctx, after, everyone, (uid) => {
-    const m = started.get(uid) as (typeof created)[number];
+  const started = new Map(planned.flatMap((m) => m.userIds.map((uid) => [uid, m] as const)));
+  patchAll(ctx, after, [...started.keys()], (uid) => {
+    const m = started.get(uid) as PlannedMatch;
     return {
       inQueue: false,
       match: {
@@ -487,7 +519,30 @@ export async function createMatches(
       teamOne: uid === m.captains.teamOne,
     };
   });
-  return created.map((m) => m.id);
+}
+
+/**
+ * Creates a match for each ten accepted players inside the caller's transaction: reads what they
+ * need, plans and writes them (the steps above; the queue runs them beside its own statements).
+ * Returns the match ids in the order of `rosters`. `known`: user rows the caller has read in
+ * this transaction, not read again.
+ */
+export async function createMatches(
+  ctx: AppContext,
+  tx: Db,
+  after: After,
+  rosters: readonly (readonly string[])[],
+  known: ReadonlyMap<string, UserRow> = new Map(),
+): Promise<string[]> {
+  if (rosters.length === 0) return [];
+  const everyone = rosters.flat();
+  const users = new Map(known);
+  const missing = everyone.filter((id) => !users.has(id));
+  for (const u of await findUsersByIds(tx, missing)) users.set(u.id, u);
+  const inputs = await readMatchInputs(ctx, tx, everyone);
+  const planned = planMatches(rosters, users);
+  await writeMatches(ctx, tx, after, planned, users, inputs);
+  return planned.map((m) => m.id);
 }
 
 // ---- actions -----------------------------------------------------------------------------------

@@ -37,7 +37,13 @@ import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { findUsersByIds, findUsersByIdsSoon, type UserRow } from '../accounts/service';
 import { recordQueueCount } from '../insights/service';
-import { createMatches, findLiveMatchId, liveMatchChecks } from '../matches/service';
+import {
+  findLiveMatchId,
+  liveMatchChecks,
+  planMatches,
+  readMatchInputs,
+  writeMatches,
+} from '../matches/service';
 import { banChecks } from '../moderation';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
 import { activeCooldown, cooldownChecks, recordOffence } from './cooldowns';
@@ -728,9 +734,10 @@ async function readyTogether(
       phase.playerIds.length === PLAYERS_PER_MATCH && phase.playerIds.every((id) => accepted.has(id)),
   );
   const ending = complete.map((phase) => ({ phase, done: acceptPhase.require(phase.status, 'complete') }));
-  // The accepts, the cards, and a completed phase's entries and deadline go, all sent together:
-  // none reads what another writes (a completed phase's entries are deleted either way).
-  const [, { players: playersOf, users }, , , unchanged] = await sentTogether(
+  // The accepts, the cards, a completed phase's entries and deadline, and what its match reads,
+  // all sent together: none reads what another writes (a completed phase's entries are deleted
+  // either way, and the match's reads are of other tables).
+  const [, { players: playersOf, users }, , , unchanged, inputs] = await sentTogether(
     tx
       .update(queueEntries)
       .set({ accepted: true })
@@ -757,6 +764,12 @@ async function readyTogether(
     ),
     // No match starts: the accepts leave the count as it is.
     complete.length === 0 ? queueCount(tx) : 0,
+    complete.length > 0 &&
+      readMatchInputs(
+        ctx,
+        tx,
+        complete.flatMap((p) => p.playerIds),
+      ),
   );
   for (const phase of touched) {
     const players = playersOf.get(phase.id) ?? [];
@@ -768,10 +781,13 @@ async function readyTogether(
       );
     });
   }
-  if (complete.length === 0)
-    return userIds.map((userId) => refused.get(userId) ?? { inQueue: true, count: unchanged });
-  const matchIds: string[] = [];
-  // The players hear of their matches first; the status patches follow (createMatches).
+  if (!inputs) return userIds.map((userId) => refused.get(userId) ?? { inQueue: true, count: unchanged });
+  const planned = planMatches(
+    complete.map((p) => p.playerIds),
+    users,
+  );
+  const matchIds = planned.map((m) => m.id);
+  // The players hear of their matches first; the status patches follow (writeMatches).
   after.add(() =>
     complete.forEach(({ playerIds }, i) => {
       const matchId = matchIds[i];
@@ -779,16 +795,9 @@ async function readyTogether(
       ctx.realtime.toUsers(playerIds, 'PRIVATE_MATCH_START', { matchId });
     }),
   );
-  matchIds.push(
-    ...(await createMatches(
-      ctx,
-      tx,
-      after,
-      complete.map((p) => p.playerIds),
-      users,
-    )),
-  );
-  const [, count] = await sentTogether(
+  // The matches, the phases' end and the count in one round trip: the ids are known beforehand.
+  const [, , count] = await sentTogether(
+    writeMatches(ctx, tx, after, planned, users, inputs),
     setPhasesEnded(
       tx,
       ending.map(({ phase, done }, i) => ({ id: phase.id, status: done.to, matchId: matchIds[i] })),
