@@ -25,6 +25,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
@@ -151,6 +152,61 @@ async function prepare(engine: string, dataDir: string): Promise<Seeded> {
     databaseUrl: scratch.url,
     cleanup: scratch.drop,
   };
+}
+
+/**
+ * CPU seconds of PostgreSQL: every postgres process's own time and its children's that it waited
+ * for (the postmaster's: backends whose pool closed them during the run are counted there).
+ */
+function postgresCpuSeconds(): number {
+  let sum = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime, stime, cutime, cstime (fields 14-17), in clock ticks of 1/100 s
+      sum += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+    } catch {}
+  }
+  return sum;
+}
+
+/** Synapse's process (scripts/synapse.sh writes its pid file), for its CPU over the run. */
+function synapsePidOf(): number | undefined {
+  try {
+    const dir = process.env.SYNAPSE_DIR ?? path.resolve(import.meta.dirname, '../.cache/synapse');
+    return Number(readFileSync(path.join(dir, 'homeserver.pid'), 'utf8').trim()) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An instance's own view of the run, from its /metrics (prom-client's default metrics, read over
+ * loopback): its event-loop delay since the start (p99 and max) and its garbage collections by
+ * kind (count, total seconds, and how many took 100 ms or more), the pauses a latency's tail may
+ * come from.
+ */
+async function serverInside(base: string): Promise<string> {
+  try {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const value = (name: string, labels = '') =>
+      Number(
+        new RegExp(`^${name}${labels.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN,
+      );
+    const gc = ['minor', 'major', 'incremental']
+      .map((kind) => {
+        const n = value('nodejs_gc_duration_seconds_count', `{kind="${kind}"}`);
+        const sum = value('nodejs_gc_duration_seconds_sum', `{kind="${kind}"}`);
+        const under = value('nodejs_gc_duration_seconds_bucket', `{le="0.1",kind="${kind}"}`);
+        return `${kind} ${n} (${(sum * 1000).toFixed(0)} ms, ${n - under} ≥ 100 ms)`;
+      })
+      .join(', ');
+    const ms = (name: string) => `${(value(name) * 1000).toFixed(0)} ms`;
+    return `loop delay p99 ${ms('nodejs_eventloop_lag_p99_seconds')}, max ${ms('nodejs_eventloop_lag_max_seconds')}; GC ${gc}`;
+  } catch (err) {
+    return `metrics not read (${(err as Error).message})`;
+  }
 }
 
 async function waitHealthy(base: string) {
@@ -284,7 +340,23 @@ async function runOne(engine: string) {
 
   const end = Date.now() + MINUTES * 60_000;
   const serverCpu = () => servers.reduce((sum, x) => sum + cpuSeconds(x.pid ?? 0), 0);
-  const t0Cpu = { server: serverCpu(), engine: enginePid ? cpuSeconds(enginePid) : 0 };
+  // The simulated players share the machine: their own process's CPU and event-loop delay say how
+  // much of a latency is the clients' (a late timer or callback here adds to every figure), and
+  // Synapse's CPU how much of the cores the chat took.
+  const synapsePid = engine === 'pair' ? synapsePidOf() : undefined;
+  const clientsCpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
+  const t0Cpu = {
+    server: serverCpu(),
+    engine: enginePid ? cpuSeconds(enginePid) : 0,
+    clients: clientsCpu(),
+    synapse: synapsePid ? cpuSeconds(synapsePid) : 0,
+    postgres: engine === 'embedded' ? 0 : postgresCpuSeconds(),
+  };
+  const clientsLoop = monitorEventLoopDelay({ resolution: 10 });
+  clientsLoop.enable();
   const t0 = performance.now();
   const sampling = (async () => {
     while (Date.now() < end) {
@@ -368,11 +440,17 @@ async function runOne(engine: string) {
   const cpu = {
     server: (serverCpu() - t0Cpu.server) / seconds,
     engine: enginePid ? (cpuSeconds(enginePid) - t0Cpu.engine) / seconds : 0,
+    clients: (clientsCpu() - t0Cpu.clients) / seconds,
+    synapse: synapsePid ? (cpuSeconds(synapsePid) - t0Cpu.synapse) / seconds : 0,
+    postgres: engine === 'embedded' ? 0 : (postgresCpuSeconds() - t0Cpu.postgres) / seconds,
   };
+  clientsLoop.disable();
+  const clientsLoopP99 = clientsLoop.percentile(99) / 1e6;
   const rss = {
     server: servers.reduce((sum, x) => sum + rssMiB(x.pid ?? 0), 0),
     engine: enginePid ? rssMiB(enginePid) : 0,
   };
+  const inside = await Promise.all(bases.map(serverInside));
   // A lost match: one that started and is neither cancelled (by the bench's admin) nor finished.
   const lost = tables
     ? Number(
@@ -437,11 +515,16 @@ async function runOne(engine: string) {
       `join ack p99 ${f(result.join.p99)}; ${matches} matches; ` +
       `${phasesCutByEnd ? `${phasesCutByEnd} players in phases cut by the run's end; ` : ''}errors ${errors.length}` +
       `${byKind.size ? ` (${[...byKind].map(([k, n]) => `${n}× ${k}`).join('; ')})` : ''}; ` +
-      `CPU server ${(cpu.server * 100).toFixed(0)} %${enginePid ? `, engine process ${(cpu.engine * 100).toFixed(0)} %` : ''}; ` +
+      `CPU server ${(cpu.server * 100).toFixed(0)} %${enginePid ? `, engine process ${(cpu.engine * 100).toFixed(0)} %` : ''}` +
+      `${engine === 'embedded' ? '' : `, PostgreSQL ${(cpu.postgres * 100).toFixed(0)} %`}` +
+      `${synapsePid ? `, Synapse ${(cpu.synapse * 100).toFixed(0)} %` : ''}, clients ${(cpu.clients * 100).toFixed(0)} % ` +
+      `(their event-loop delay p99 ${f(clientsLoopP99)}); ` +
       `RSS server ${rss.server.toFixed(0)} MiB${enginePid ? `, engine ${rss.engine.toFixed(0)} MiB` : ''}; exit ${code}`,
   );
   const perMin = (xs: number[], unit: string) =>
     xs.map((x) => `${x >= 0 ? '+' : ''}${x.toFixed(2)} ${unit}/min`).join(' and ');
+  for (const [k, line] of inside.entries())
+    console.log(`embedded-load: ${engine}, instance ${k + 1}: ${line}`);
   console.log(
     `embedded-load: ${engine}, after warm-up (${steady.length} samples): RSS ${perMin(slopes.rssMiB, 'MiB')}; open descriptors ${perMin(slopes.fds, '')}; ` +
       `${cancelled} of ${matches} matches cancelled as planned, ${Number.isNaN(lost) ? 'lost matches not counted' : `${lost} lost`}; ` +
