@@ -169,7 +169,7 @@ export function inMatchStates(...states: MatchLifecycleState[]): SQL | undefined
 export const statusOf = (state: MatchLifecycleState): MatchStatus =>
   (ACTIVE_STAGES as readonly string[]).includes(state) ? 'active' : (state as MatchStatus);
 
-/** A new match (createMatches): it starts in the player draft, the first pick's deadline armed. */
+/** A new match (writeMatches): it starts in the player draft, the first pick's deadline armed. */
 export const MATCH_START = {
   to: 'playerveto',
   effects: ['armPickDeadline'],

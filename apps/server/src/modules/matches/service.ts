@@ -12,10 +12,10 @@
  * whose server went silent (crashed, hung) is cancelled the same way, so its ten players can queue
  * again.
  *
- * Used by: queue (createMatches, findLiveMatchId), gameservers (setServer, applyRound, markLive,
- * armStaleDeadline, finishMatch, cancelMatch), admin (cancelMatchByAdmin). Other modules read results through stats.ts; a
- * match that is over is announced as `match.ended` (the gameservers module frees the match's
- * server on it).
+ * Used by: queue (readMatchInputs, planMatches, writeMatches, findLiveMatchId), gameservers
+ * (setServer, applyRound, markLive, armStaleDeadline, finishMatch, cancelMatch), admin
+ * (cancelMatchByAdmin). Other modules read results through stats.ts; a match that is over is
+ * announced as `match.ended` (the gameservers module frees the match's server on it).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -376,7 +376,7 @@ const clearedMatch = {
 
 // ---- creation ----------------------------------------------------------------------------------
 
-/** The roster columns createMatches writes; the statistics and leave marks start at their defaults. */
+/** The roster columns writeMatches writes; the statistics and leave marks start at their defaults. */
 const ROSTER_COLUMNS = [
   'matchId',
   'userId',
