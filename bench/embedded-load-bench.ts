@@ -50,10 +50,12 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const cpuSeconds = (pid: number) => {
+/** utime + stime of a process (and with `reaped`, of the children it waited for), in seconds. */
+const cpuSeconds = (pid: number, reaped = false) => {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+    // fields 14-17: utime, stime, cutime, cstime, in clock ticks of 1/100 s
+    return (Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0)) / 100;
   } catch {
     return Number.NaN;
   }
@@ -162,10 +164,8 @@ function postgresCpuSeconds(): number {
   let sum = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      // utime, stime, cutime, cstime (fields 14-17), in clock ticks of 1/100 s
-      sum += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres')
+        sum += cpuSeconds(Number(pid), true) || 0;
     } catch {}
   }
   return sum;
