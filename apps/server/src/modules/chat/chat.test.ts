@@ -16,6 +16,7 @@ import {
 } from '../../../test/helpers';
 import { findUserById } from '../accounts/service';
 import { sessionResponse } from '../accounts/session';
+import { MatrixAdmin, type MatrixResponse } from './matrix-admin';
 import {
   chatServerName,
   closeMatchRoomWork,
@@ -23,6 +24,7 @@ import {
   matchRoomJoinsSettled,
   matchRoomOf,
   matrixSessionFor,
+  untilRoomWritten,
 } from './service';
 
 const synapseEnv =
@@ -184,6 +186,40 @@ describe.skipIf(!synapseEnv)('two instances on one Synapse', () => {
       await a.app.close();
       await b.close();
     }
+  });
+});
+
+describe('a room another instance is still creating', () => {
+  // Synapse's answers to the bot reading the name of a room whose alias is reserved but whose
+  // events are not all written (synapse/handlers/room.py create_room: the alias first, then the
+  // events; the creator's join is written alone, the rest in one batch): before the join,
+  // 403 M_FORBIDDEN "User … not in room …" (synapse/api/auth/base.py line 111), then 404
+  // M_NOT_FOUND "Event not found." (synapse/rest/client/room.py line 285), then the name.
+  const forming = (answers: MatrixResponse[]) => {
+    const asked: string[] = [];
+    const transport = async (_method: string, path: string): Promise<MatrixResponse> => {
+      asked.push(path);
+      return answers.shift() ?? { status: 200, json: { name: 'Global' } };
+    };
+    return { admin: new MatrixAdmin(transport, 'secret'), asked };
+  };
+  const notInRoom = {
+    status: 403,
+    json: { errcode: 'M_FORBIDDEN', error: 'User @openpug:x not in room !r:x' },
+  };
+  const noName = { status: 404, json: { errcode: 'M_NOT_FOUND', error: 'Event not found.' } };
+
+  it('is waited for until its name can be read', async () => {
+    const { admin, asked } = forming([notInRoom, noName, noName]);
+    await untilRoomWritten(admin, 'bot-token', '!r:x');
+    expect(asked).toEqual(Array(4).fill('/_matrix/client/v3/rooms/!r%3Ax/state/m.room.name/'));
+  });
+
+  it('gives up after ~3 s with the last answer', async () => {
+    const { admin, asked } = forming(Array(20).fill(noName));
+    await expect(untilRoomWritten(admin, 'bot-token', '!r:x')).rejects.toThrow(/M_NOT_FOUND/);
+    // Waits of 50, 100, … 1,600 ms between seven reads.
+    expect(asked.length).toBe(7);
   });
 });
 

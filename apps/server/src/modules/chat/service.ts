@@ -164,6 +164,28 @@ function aliasTaken(err: unknown): err is MatrixCallError {
   return err instanceof MatrixCallError && (err.errcode === 'M_ROOM_IN_USE' || err.status === 409);
 }
 
+/**
+ * Waits until a room found by its alias (another instance is creating it: `aliasTaken`) has been
+ * written. Synapse reserves the alias before it writes the room's first events
+ * (synapse/handlers/room.py `create_room`, 1.163: `create_association` at line 1301, then
+ * `_send_events_for_new_room` at 1319), so for a moment the alias names a room without its join
+ * rules and power levels, and a join answers 403 "You are not invited to this room" (seen when two
+ * instances provisioned their first players at once). The name follows those events in that order,
+ * and both kinds of our rooms have one: once the bot reads it, the room can be joined. Gives up
+ * after ~3 s with the homeserver's last answer.
+ */
+export async function untilRoomWritten(admin: MatrixAdmin, botToken: string, roomId: string): Promise<void> {
+  for (let wait = 50; ; wait *= 2) {
+    try {
+      await admin.getState(botToken, roomId, 'm.room.name');
+      return;
+    } catch (err) {
+      if (!(err instanceof MatrixCallError) || wait > 1_600) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
 /** One provisioning per user at a time (bus event and a login may race). */
 function once(ctx: AppContext, key: string, fn: () => Promise<AccountRow>): Promise<AccountRow> {
   const s = chat(ctx);
@@ -248,6 +270,7 @@ export async function ensureGlobalRoom(ctx: AppContext): Promise<string> {
       if (!aliasTaken(err)) throw err;
       roomId = await s.admin.resolveAlias(globalRoomAlias(s.serverName), bot.accessToken);
       if (!roomId) throw err;
+      await untilRoomWritten(s.admin, bot.accessToken, roomId);
     }
   }
   await ctx.db.insert(chatRooms).values({ kind: 'global', key: 'global', roomId }).onConflictDoNothing();
@@ -361,6 +384,7 @@ export async function createMatchRoom(ctx: AppContext, matchId: string, userIds:
       bot.accessToken,
     );
     if (!found) throw err;
+    await untilRoomWritten(s.admin, bot.accessToken, found);
     roomId = found;
   }
   for (const p of players) await s.admin.join(p.accessToken, roomId);
