@@ -165,22 +165,22 @@ function aliasTaken(err: unknown): err is MatrixCallError {
 }
 
 /**
- * Waits until a room found by its alias (another instance is creating it: `aliasTaken`) has been
- * written. Synapse reserves the alias before it writes the room's first events
- * (synapse/handlers/room.py `create_room`, 1.163: `create_association` at line 1301, then
- * `_send_events_for_new_room` at 1319), so for a moment the alias names a room without its join
- * rules and power levels, and a join answers 403 "You are not invited to this room" (seen when two
- * instances provisioned their first players at once). The name follows those events in that order,
- * and both kinds of our rooms have one: once the bot reads it, the room can be joined. Gives up
- * after ~3 s with the homeserver's last answer.
+ * Runs a join (with its invite) into a room that may still be being written, again while the
+ * homeserver refuses it with 403, for at most ~3 s. Synapse reserves a room's alias before it
+ * writes the room's events (synapse/handlers/room.py `create_room`, 1.163: `create_association` at
+ * line 1301, then `_send_events_for_new_room` at 1319; the join rules and power levels in one batch
+ * after the creator's join, lines 1673-1835). An instance that finds the room by its alias while
+ * another creates it (both provisioning their first players at once, or making one match's room)
+ * would join a room without join rules, which counts as invite-only: 403 "You are not invited to
+ * this room." (synapse/event_auth.py line 766), and the bot's invite fails before its power levels.
+ * A 403 that lasts (a player banned from the room) is thrown after the retries.
  */
-export async function untilRoomWritten(admin: MatrixAdmin, botToken: string, roomId: string): Promise<void> {
+export async function whenRoomWritten<T>(step: () => Promise<T>): Promise<T> {
   for (let wait = 50; ; wait *= 2) {
     try {
-      await admin.getState(botToken, roomId, 'm.room.name');
-      return;
+      return await step();
     } catch (err) {
-      if (!(err instanceof MatrixCallError) || wait > 1_600) throw err;
+      if (!(err instanceof MatrixCallError && err.status === 403) || wait > 1_600) throw err;
     }
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
@@ -270,7 +270,6 @@ export async function ensureGlobalRoom(ctx: AppContext): Promise<string> {
       if (!aliasTaken(err)) throw err;
       roomId = await s.admin.resolveAlias(globalRoomAlias(s.serverName), bot.accessToken);
       if (!roomId) throw err;
-      await untilRoomWritten(s.admin, bot.accessToken, roomId);
     }
   }
   await ctx.db.insert(chatRooms).values({ kind: 'global', key: 'global', roomId }).onConflictDoNothing();
@@ -305,7 +304,8 @@ export function provisionUser(ctx: AppContext, userId: string): Promise<AccountR
       login = await s.admin.login(mxid, password);
     }
     const row = await saveAccount(ctx, userId, mxid, password, login);
-    await s.admin.join(row.accessToken, await ensureGlobalRoom(ctx));
+    const globalRoom = await ensureGlobalRoom(ctx);
+    await whenRoomWritten(() => s.admin.join(row.accessToken, globalRoom));
     return row;
   });
 }
@@ -384,7 +384,6 @@ export async function createMatchRoom(ctx: AppContext, matchId: string, userIds:
       bot.accessToken,
     );
     if (!found) throw err;
-    await untilRoomWritten(s.admin, bot.accessToken, found);
     roomId = found;
   }
   for (const p of players) await s.admin.join(p.accessToken, roomId);
@@ -402,12 +401,14 @@ export async function joinMatchRoom(ctx: AppContext, matchId: string, userId: st
   const s = chat(ctx);
   const bot = await ensureBot(ctx);
   const player = await provisionUser(ctx, userId);
-  try {
-    await s.admin.invite(bot.accessToken, roomId, player.matrixUserId);
-  } catch {
-    // already a member (or already invited): the join below decides
-  }
-  await s.admin.join(player.accessToken, roomId);
+  await whenRoomWritten(async () => {
+    try {
+      await s.admin.invite(bot.accessToken, roomId, player.matrixUserId);
+    } catch {
+      // already a member (or already invited): the join below decides
+    }
+    await s.admin.join(player.accessToken, roomId);
+  });
   // A muted player plays but does not write in the match's room either.
   if (await chatBlocked(ctx, ctx.db, userId)) await setChatSilenced(ctx, userId, true, [matchId]);
   return roomId;
