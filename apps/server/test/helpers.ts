@@ -13,12 +13,13 @@ import { inject } from 'vitest';
 import { type AppInstance, type BuildOptions, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import type { Clock } from '../src/context';
-import { type Database, openPglite, openPostgres } from '../src/db/client';
+import { type Database, type Db, openPglite, openPostgres } from '../src/db/client';
 import { matches, matchPlayers, users } from '../src/db/schema';
-import { inTransaction } from '../src/jobs';
+import { type After, inTransaction } from '../src/jobs';
+import { findUsersByIds } from '../src/modules/accounts/service';
 import { createTokens } from '../src/modules/auth/tokens';
 import { listOutbox } from '../src/modules/mail/mailer';
-import { createMatches } from '../src/modules/matches/service';
+import { planMatches, readMatchInputs, writeMatches } from '../src/modules/matches/service';
 import { createScratchDatabase } from './scratch-database';
 
 export const usingPostgres = () => process.env.TEST_DB === 'postgres';
@@ -210,6 +211,23 @@ export async function seedMatch(
     ),
   );
   return id;
+}
+
+/**
+ * Makes a match for each ten players in the caller's transaction, with the steps the queue's
+ * accept batch runs (matches/service.ts: reads, plan, writes); returns their ids in order.
+ */
+export async function createMatches(
+  ctx: AppInstance['ctx'],
+  tx: Db,
+  after: After,
+  rosters: readonly (readonly string[])[],
+): Promise<string[]> {
+  const users = new Map((await findUsersByIds(tx, rosters.flat())).map((u) => [u.id, u]));
+  const inputs = await readMatchInputs(ctx, tx, rosters.flat());
+  const planned = planMatches(rosters, users);
+  await writeMatches(ctx, tx, after, planned, users, inputs);
+  return planned.map((m) => m.id);
 }
 
 /** Starts a match the way an accepted queue does (captains, player veto, deadlines); returns its id. */

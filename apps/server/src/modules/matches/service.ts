@@ -37,14 +37,7 @@ import { insertUnnested } from '../../db/unnest';
 import { type After, defineJob, inTransaction, type JobDefinition, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { countCall } from '../accounts';
-import {
-  adjustElo,
-  findUserById,
-  findUserIdsByRole,
-  findUsersByIds,
-  ranksOfUsers,
-  type UserRow,
-} from '../accounts/service';
+import { adjustElo, findUserById, findUserIdsByRole, ranksOfUsers, type UserRow } from '../accounts/service';
 import { allocateJob } from '../gameservers/service';
 import { eloDelta, eloRulesFromConfig, ratedOutcome } from '../rating';
 import { openVoiceChannels, voiceStateOf } from '../voice';
@@ -519,30 +512,6 @@ export async function writeMatches(
       teamOne: uid === m.captains.teamOne,
     };
   });
-}
-
-/**
- * Creates a match for each ten accepted players inside the caller's transaction: reads what they
- * need, plans and writes them (the steps above; the queue runs them beside its own statements).
- * Returns the match ids in the order of `rosters`. `known`: user rows the caller has read in
- * this transaction, not read again.
- */
-export async function createMatches(
-  ctx: AppContext,
-  tx: Db,
-  after: After,
-  rosters: readonly (readonly string[])[],
-  known: ReadonlyMap<string, UserRow> = new Map(),
-): Promise<string[]> {
-  if (rosters.length === 0) return [];
-  const everyone = rosters.flat();
-  const users = new Map(known);
-  const missing = everyone.filter((id) => !users.has(id));
-  for (const u of await findUsersByIds(tx, missing)) users.set(u.id, u);
-  const inputs = await readMatchInputs(ctx, tx, everyone);
-  const planned = planMatches(rosters, users);
-  await writeMatches(ctx, tx, after, planned, users, inputs);
-  return planned.map((m) => m.id);
 }
 
 // ---- actions -----------------------------------------------------------------------------------

@@ -7,7 +7,14 @@
 import type { QueuePlayer } from '@openpug/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, connectSocket, createTestApp, manualClock, type TestApp } from '../../../test/helpers';
+import {
+  bearer,
+  connectSocket,
+  createMatches,
+  createTestApp,
+  manualClock,
+  type TestApp,
+} from '../../../test/helpers';
 import {
   type Ack,
   ack,
@@ -24,7 +31,6 @@ import { inTransaction } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { queueMinutes } from '../insights/schema';
 import { matches, matchPlayers } from '../matches/schema';
-import { createMatches } from '../matches/service';
 import { acceptPhases, queueEntries } from './schema';
 import { queuedAmongLocked } from './service';
 

@@ -781,6 +781,7 @@ async function readyTogether(
       );
     });
   }
+  // No phase completed (its match's reads were not sent): nobody's place changes.
   if (!inputs) return userIds.map((userId) => refused.get(userId) ?? { inQueue: true, count: unchanged });
   const planned = planMatches(
     complete.map((p) => p.playerIds),
