@@ -113,12 +113,17 @@ export function openPglite(dir?: string, loadDataDir?: Blob): Database {
 }
 
 /**
- * Statements of one transaction that do not depend on each other, sent together: on a `pg`
- * connection (pipeline mode, `openPool`) all are written at once and answered in one stream, and
- * PGlite runs them one after another as they come. In a crowd every answer waits for a busy event
- * loop, so N statements sent together wait about once instead of N times (issue 20 target 4). The
- * order they are sent in is not set: never one that reads or needs what another writes. When one
- * fails, the transaction is aborted, the others fail with it, and the first failure is thrown.
+ * Statements of one transaction whose arguments do not depend on each other's answers, sent
+ * together: on a `pg` connection (pipeline mode, `openPool`) all are written at once and answered
+ * in one stream, and PGlite runs them one after another as they come. In a crowd every answer
+ * waits for a busy event loop, so N statements sent together wait about once instead of N times
+ * (issue 20 target 4). The driver runs them in the order they start. An argument that is a call
+ * of an async function whose first await (or return) is its statement starts as it is evaluated,
+ * so such calls run in the order given and a later one reads what an earlier one wrote
+ * (together.test.ts); a query builder passed as it is starts only once every argument has been
+ * evaluated, so it never goes before a call. Where nothing is written, the order does not matter.
+ * When one fails, the transaction is aborted, the others fail with it, and the first failure is
+ * thrown.
  */
 export function sentTogether<const T extends readonly unknown[]>(
   ...statements: T

@@ -1,13 +1,13 @@
 /**
  * Statements sent together in one transaction (db/client.ts sentTogether): each answer comes back
- * to its own statement, one failure rolls the whole transaction back and is the one thrown, and on
+ * to its own statement, calls run in the order given, one failure rolls the whole transaction back and is the one thrown, and on
  * a `pg` connection they really are on the wire together (pipeline mode), so the second does not
  * wait for the event loop to take in the first's answer. Both engines; the wire only on PostgreSQL.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase, usingPostgres } from '../../test/helpers';
-import { sentTogether } from './client';
+import { type Db, sentTogether } from './client';
 
 const rowsOf = (r: unknown) => (r as { rows: Record<string, unknown>[] }).rows;
 
@@ -30,6 +30,21 @@ describe('statements sent together', () => {
     expect(rowsOf(a).map((r) => r.n)).toEqual([1, 2]);
     expect(rowsOf(b)).toEqual([{ v: 'b' }]);
     expect(rowsOf(c)).toEqual([{ n: 3 }]);
+  });
+
+  it('runs calls in the order given: a read after a write sees it', async () => {
+    const readBack = async (tx: Pick<Db, 'execute'>) =>
+      rowsOf(await tx.execute(sql`SELECT count(*)::int AS n FROM together_t WHERE n BETWEEN 20 AND 22`))[0].n;
+    const write = async (tx: Pick<Db, 'execute'>, values: SQL) =>
+      tx.execute(sql`INSERT INTO together_t VALUES ${values}`);
+    try {
+      const [, seenAfterOne, , seenAfterThree] = await database.db.transaction((tx) =>
+        sentTogether(write(tx, sql`(20)`), readBack(tx), write(tx, sql`(21), (22)`), readBack(tx)),
+      );
+      expect([seenAfterOne, seenAfterThree]).toEqual([1, 3]);
+    } finally {
+      await database.db.execute(sql`DELETE FROM together_t WHERE n BETWEEN 20 AND 22`);
+    }
   });
 
   it('rolls the transaction back when one fails, throws that failure, and leaves the database usable', async () => {
