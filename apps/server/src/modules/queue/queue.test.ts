@@ -4,6 +4,7 @@
  * the accept phase (the match room, the game) is in matches/matchmaking.test.ts. Deadlines run on
  * a manual clock: the test moves time and lets the scheduler fire due jobs.
  */
+import { randomUUID } from 'node:crypto';
 import type { QueuePlayer } from '@openpug/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ import { inTransaction } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { queueMinutes } from '../insights/schema';
 import { matches, matchPlayers } from '../matches/schema';
-import { acceptPhases, queueEntries } from './schema';
+import { acceptPhases, queueCooldowns, queueEntries } from './schema';
 import { queuedAmongLocked } from './service';
 
 const clock = manualClock();
@@ -285,6 +286,44 @@ describe('queue', () => {
     await expect.poll(() => deferredRan).toBe(true);
     await Promise.all(ps.map((p) => queue(p, 'leave')));
     disconnect(ps);
+  });
+
+  it('joiners refused within a batch lose the places it inserted for them; the phase is made of the others', async () => {
+    const noVoice = await player({ teamSpeakId: null });
+    const cooling = await player();
+    await t.app.ctx.db.insert(queueCooldowns).values({
+      id: randomUUID(),
+      userId: cooling.user.id,
+      kind: 'miss',
+      offence: 1,
+      createdAt: clock.now(),
+      endsAt: clock.now() + 60_000,
+    });
+    const ten: SocketPlayer[] = [];
+    for (let i = 0; i < 10; i++) ten.push(await player());
+    const replies: Promise<Ack>[] = [];
+    // Held as a running batch holds it: the twelve joins wait and go into one transaction, the
+    // refused two first in queue order.
+    await inTransaction(t.app.ctx.db, async (tx) => {
+      await queuedAmongLocked(tx, [noVoice.user.id]);
+      for (const p of [noVoice, cooling, ...ten]) replies.push(queue(p, 'join'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+    expect(await Promise.all(replies)).toEqual([
+      { ok: false, msg: 'VOICE_NOT_LINKED' },
+      { ok: false, msg: 'QUEUE_COOLDOWN' },
+      ...ten.map(() => ({ ok: true, data: { inQueue: true, count: 10 } })),
+    ]);
+    const entries = await t.app.ctx.db.select().from(queueEntries);
+    expect(entries.map((e) => e.userId).sort()).toEqual(ten.map((p) => p.user.id).sort());
+    expect(new Set(entries.map((e) => e.phaseId)).size).toBe(1);
+    await expect.poll(() => last(ten[0], 'PRIVATE_QUEUE_READY')?.players.length).toBe(10);
+    expect(got(noVoice, 'PRIVATE_QUEUE_READY')).toHaveLength(0);
+    // The phase ends (a decline) and the nine leave: the queue is empty for the next test.
+    expect(await queue(ten[0], 'decline')).toMatchObject({ ok: true });
+    await Promise.all(ten.slice(1).map((p) => queue(p, 'leave')));
+    expect(await queueSize()).toBe(0);
+    disconnect([noVoice, cooling, ...ten]);
   });
 
   it("the count to everyone waits while the queue's batches run, then carries every change", async () => {

@@ -35,7 +35,7 @@ import { type Db, executeRows, sentTogether } from '../../db/client';
 import { insertUnnested } from '../../db/unnest';
 import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { findUsersByIds, findUsersByIdsSoon, type UserRow } from '../accounts/service';
+import { findUsersByIds, type UserRow } from '../accounts/service';
 import { recordQueueCount } from '../insights/service';
 import {
   findLiveMatchId,
@@ -97,9 +97,18 @@ const BOTH_LOCKS_SQL = sql.raw(
   `SELECT pg_advisory_xact_lock(${ENTRY_LOCK}), pg_advisory_xact_lock(${PHASE_LOCK})`,
 );
 
+/**
+ * Takes queue locks (one of the statements above). Not on PGlite, in-process or the embedded
+ * engine: it runs one transaction at a time, so a transaction holds the whole database already,
+ * and there the statement only cost every queue batch a round trip (issue 20 target 4).
+ */
+async function takeLocks(ctx: AppContext, tx: Db, locks: SQL): Promise<void> {
+  if (ctx.database.kind !== 'pglite') await tx.execute(locks);
+}
+
 /** Both queue locks: the whole queue holds still. */
-async function lockQueue(tx: Db): Promise<void> {
-  await tx.execute(BOTH_LOCKS_SQL);
+function lockQueue(ctx: AppContext, tx: Db): Promise<void> {
+  return takeLocks(ctx, tx, BOTH_LOCKS_SQL);
 }
 
 export async function queueCount(db: Db): Promise<number> {
@@ -381,12 +390,10 @@ class Together<I> {
   }
 }
 
-/** A join waiting for its batch; its user row is read as it arrives (joinQueue). */
+/** A join waiting for its batch. */
 interface JoinRequest {
   userId: string;
   via: QueueVia;
-  /** The row once read (null: no such user); undefined while the read has not come back. */
-  user?: UserRow | null;
 }
 
 interface QueueBatches {
@@ -397,12 +404,12 @@ function batchesOf(ctx: AppContext): QueueBatches {
   ctx.state.queue.batches ??= {
     joins: new Together(
       ctx,
-      (tx) => tx.execute(ENTRY_LOCK_SQL).then(() => undefined),
+      (tx) => takeLocks(ctx, tx, ENTRY_LOCK_SQL),
       (tx, after, joins) => joinTogether(ctx, tx, after, joins),
     ),
     readies: new Together(
       ctx,
-      (tx) => tx.execute(PHASE_LOCK_SQL).then(() => undefined),
+      (tx) => takeLocks(ctx, tx, PHASE_LOCK_SQL),
       (tx, after, ids) => readyTogether(ctx, tx, after, ids),
     ),
   };
@@ -421,26 +428,13 @@ export function joinQueue(
   userId: string,
   via: QueueVia = 'web',
 ): Promise<{ inQueue: boolean; count: number }> {
-  // On PostgreSQL the player's row is read now, beside the batch that holds the lock, not under
-  // the lock in front of every join of the next batch (one read for all who arrive together,
-  // lib/batch.ts). The batch never waits for this read, and reads what has not come back itself.
-  // Not on PGlite (in-process or the embedded engine): it runs one transaction at a time, so a
-  // read beside the batch would only queue behind it, one statement more for the same row.
-  const request: JoinRequest = { userId, via };
-  if (ctx.database.kind === 'postgres')
-    findUsersByIdsSoon(ctx, [userId]).then(
-      ([row]) => {
-        request.user = row ?? null;
-      },
-      () => undefined,
-    );
-  return batchesOf(ctx).joins.add(request);
+  return batchesOf(ctx).joins.add({ userId, via });
 }
 
 /**
  * Why this player may not join, from their row, or null. In order: no such user, no voice link,
  * no name, no Steam link (MatchZy only: real CS2 servers admit the rostered players by SteamID64).
- * A ban, a cooldown and a live match are checked after the insert (joinTogether).
+ * A ban, a cooldown and a live match are read with the insert (joinTogether).
  */
 function joinRefusal(ctx: AppContext, user: UserRow | undefined): AppError | null {
   if (!user) return notFound('USER_DOES_NOT_EXIST');
@@ -457,44 +451,45 @@ const CHECK_REFUSALS = [
   ['match', () => conflict('ALREADY_IN_MATCH')],
 ] as const;
 
+type JoinCheck = { userId: string; check: string };
+
 /**
- * The joiners' ban, cooldown and live-match checks in one statement, after the insert and under
- * the entry lock. After the insert: an accept batch (under the phase lock, not ours) that started
- * a player's match had to commit before the insert could replace their entry, so this read sees
- * that match. Under the lock: a ban takes the entry lock to take its player out of the queue (one
- * written before is seen here, one written after finds the entry and removes it), a miss's
- * cooldown is written under it, and a leaver's is written while they are still rostered in a live
- * match, which this read sees until the cooldown is there.
- * Only a player whose place this batch inserted is refused for a live match (else: already queued).
+ * The joiners' ban, cooldown and live-match checks in one statement, sent after the insert and
+ * under the entry lock. After the insert: an accept batch (under the phase lock, not ours) that
+ * started a player's match had to commit before the insert could replace their entry, so this
+ * read, a statement of its own on the same connection, sees that match. Under the lock: a ban
+ * takes the entry lock to take its player out of the queue (one written before is seen here, one
+ * written after finds the entry and removes it), a miss's cooldown is written under it, and a
+ * leaver's is written while they are still rostered in a live match, which this read sees until
+ * the cooldown is there.
  */
-async function joinChecks(
-  ctx: AppContext,
-  tx: Db,
-  ids: readonly string[],
-  inserted: ReadonlySet<string>,
-): Promise<Map<string, AppError>> {
-  const refused = new Map<string, AppError>();
-  if (ids.length === 0) return refused;
-  const rows = await unionAll(
-    banChecks(ctx, tx, ids),
-    cooldownChecks(ctx, tx, ids),
-    liveMatchChecks(tx, [...inserted]),
-  );
-  for (const id of ids)
-    for (const [check, refusal] of CHECK_REFUSALS) {
-      if (check === 'match' && !inserted.has(id)) continue;
-      if (rows.some((r) => r.userId === id && r.check === check)) {
-        refused.set(id, refusal());
-        break;
-      }
-    }
-  return refused;
+async function joinChecks(ctx: AppContext, tx: Db, ids: readonly string[]): Promise<JoinCheck[]> {
+  if (ids.length === 0) return [];
+  return unionAll(banChecks(ctx, tx, ids), cooldownChecks(ctx, tx, ids), liveMatchChecks(tx, ids));
+}
+
+/** A joiner's first refusal among `checks`; a live match counts only for a place just inserted. */
+function checkRefusal(checks: readonly JoinCheck[], id: string, inserted: boolean): AppError | null {
+  for (const [check, refusal] of CHECK_REFUSALS) {
+    if (check === 'match' && !inserted) continue;
+    if (checks.some((r) => r.userId === id && r.check === check)) return refusal();
+  }
+  return null;
 }
 
 /**
- * The joins that waited together, in one transaction under the entry lock: the checks read once
- * for all of them, one insert, one round of phase forming, one count. A join refused here is
+ * The joins that waited together, in one transaction under the entry lock: one insert, the checks
+ * read once for all of them, one round of phase forming, one count. A join refused here is
  * refused alone; the others go on.
+ *
+ * Every new place is inserted before anyone is checked, and the joiners' rows, the checks and the
+ * free places go with the insert in one round trip (sentTogether, read after it on the same
+ * connection): the refusals only need the answers, and a place the batch inserted for a player it
+ * then refuses is taken back (rare: the web offers the queue only to who may join). A join batch
+ * is what each of a crowd's accept phases waits for, and on the embedded engine nothing else runs
+ * while it is open (issue 20 target 4). The rows used to be read as each join arrived, beside the
+ * batch before: one read per turn of the event loop, ~650 in a burst of 1,000 joins, on a server
+ * thread that was already busy 93–97 % of it (bench/RESULTS.md, session 24).
  */
 async function joinTogether(
   ctx: AppContext,
@@ -503,48 +498,35 @@ async function joinTogether(
   joins: readonly JoinRequest[],
 ): Promise<Answer[]> {
   const ids = [...new Set(joins.map((j) => j.userId))];
-  const userOf = new Map<string, UserRow>();
-  for (const j of joins) if (j.user) userOf.set(j.userId, j.user);
-  const unread = [...new Set(joins.filter((j) => j.user === undefined).map((j) => j.userId))];
-  for (const row of await findUsersByIds(tx, unread)) userOf.set(row.id, row);
+  const viaOf = new Map<string, QueueVia>();
+  for (const j of joins) if (!viaOf.has(j.userId)) viaOf.set(j.userId, j.via);
+  const now = ctx.clock.now();
+  // Calls, in this order: the checks and the free places read after the insert (joinChecks).
+  const [rows, insertedRows, checks, free] = await sentTogether(
+    findUsersByIds(tx, ids),
+    executeRows<{ user_id: string }>(
+      tx,
+      sql`${insertUnnested(
+        queueEntries,
+        ['userId', 'joinedAt', 'via'],
+        ids.map((userId) => ({ userId, joinedAt: now, via: viaOf.get(userId) })),
+      )} ON CONFLICT DO NOTHING RETURNING ${queueEntries.userId}`,
+    ),
+    joinChecks(ctx, tx, ids),
+    freeInQueueOrder(tx),
+  );
+  const userOf = new Map(rows.map((row) => [row.id, row]));
+  const inserted = new Set(insertedRows.map((r) => r.user_id));
+  // In order: the player's row (joinRefusal), a ban, a cooldown, and for a place this batch
+  // inserted a live match (else: already queued).
   const refused = new Map<string, AppError>();
   for (const id of ids) {
-    const refusal = joinRefusal(ctx, userOf.get(id));
+    const refusal = joinRefusal(ctx, userOf.get(id)) ?? checkRefusal(checks, id, inserted.has(id));
     if (refusal) refused.set(id, refusal);
   }
-  const seen = new Set<string>();
-  const fresh = joins.filter((j) => !refused.has(j.userId) && !seen.has(j.userId) && seen.add(j.userId));
-  const now = ctx.clock.now();
-  const inserted = new Set(
-    fresh.length === 0
-      ? []
-      : (
-          await executeRows<{ user_id: string }>(
-            tx,
-            sql`${insertUnnested(
-              queueEntries,
-              ['userId', 'joinedAt', 'via'],
-              fresh.map((j) => ({ userId: j.userId, joinedAt: now, via: j.via })),
-            )} ON CONFLICT DO NOTHING RETURNING ${queueEntries.userId}`,
-          )
-        ).map((r) => r.user_id),
-  );
-  // The checks and the free places, read together after the insert (sentTogether).
-  const [blocked, free] = await sentTogether(
-    joinChecks(
-      ctx,
-      tx,
-      ids.filter((id) => !refused.has(id)),
-      inserted,
-    ),
-    inserted.size > 0 ? freeInQueueOrder(tx) : [],
-  );
-  const takenBack = [...blocked.keys()].filter((id) => inserted.has(id));
+  const takenBack = [...refused.keys()].filter((id) => inserted.has(id));
   if (takenBack.length > 0) await tx.delete(queueEntries).where(inArray(queueEntries.userId, takenBack));
-  for (const [id, refusal] of blocked) {
-    inserted.delete(id);
-    refused.set(id, refusal);
-  }
+  for (const id of takenBack) inserted.delete(id);
   let count = 0;
   if (inserted.size > 0) {
     // The new phases and the count (after the delete above) do not depend on each other.
@@ -553,7 +535,7 @@ async function joinTogether(
         ctx,
         tx,
         after,
-        free.filter((id) => !blocked.has(id)),
+        free.filter((id) => !refused.has(id)),
         userOf,
       ),
       broadcastCount(ctx, tx, after),
@@ -583,7 +565,7 @@ export async function leaveQueue(
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      await lockQueue(tx);
+      await lockQueue(ctx, tx);
       const cond = opts.tabGone
         ? and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId), eq(queueEntries.via, 'web'))
         : eq(queueEntries.userId, userId);
@@ -633,7 +615,7 @@ async function removeEntry(
  * cooldown. An accept phase they were in runs on without them, as after a leave.
  */
 export async function removeBannedFromQueue(ctx: AppContext, tx: Db, after: After, userId: string) {
-  await lockQueue(tx);
+  await lockQueue(ctx, tx);
   if (!(await removeEntry(ctx, tx, after, userId, eq(queueEntries.userId, userId), false))) return false;
   await broadcastCount(ctx, tx, after);
   return true;
@@ -834,7 +816,7 @@ export async function declineQueue(
   return inTransaction(
     ctx.db,
     async (tx, after) => {
-      await lockQueue(tx);
+      await lockQueue(ctx, tx);
       const { phase, next } = await ownPhase(tx, userId, 'decline');
       await tx.delete(queueEntries).where(eq(queueEntries.userId, userId));
       const rest = phase.playerIds.filter((id) => id !== userId);
@@ -865,7 +847,7 @@ export async function declineQueue(
 
 /** Deadline of an accept phase (job `queue.accept`, key = phase id). */
 export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phaseId: string): Promise<void> {
-  await lockQueue(tx);
+  await lockQueue(ctx, tx);
   const [phase] = await tx.select().from(acceptPhases).where(eq(acceptPhases.id, phaseId));
   const next = phase && acceptPhase.transition(phase.status, 'timeout');
   if (!phase || !next?.ok) return; // ended before its deadline
@@ -978,7 +960,7 @@ export async function queuedAmongLocked(tx: Db, userIds: readonly string[]): Pro
  * caller's transaction (under both queue locks): no miss. False when they are not queued that way.
  */
 export async function takeFromQueue(ctx: AppContext, tx: Db, after: After, userId: string): Promise<boolean> {
-  await lockQueue(tx);
+  await lockQueue(ctx, tx);
   const cond = and(eq(queueEntries.userId, userId), isNull(queueEntries.phaseId));
   if (!(await removeEntry(ctx, tx, after, userId, cond, false))) return false;
   await broadcastCount(ctx, tx, after);
