@@ -33,7 +33,7 @@ import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { Server } from 'socket.io';
@@ -158,6 +158,26 @@ function cpuSince(before: Map<string, number>): string {
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${v} ms`)
     .join(', ');
+}
+
+// ---- the server thread's garbage collections ----------------------------------------------------
+
+/** Pauses of this thread (the server's) for garbage collection while `gcWatched` (the burst). */
+const gcPauses: { major: boolean; ms: number }[] = [];
+let gcWatched = false;
+new PerformanceObserver((list) => {
+  if (!gcWatched) return;
+  for (const entry of list.getEntries()) {
+    const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+    gcPauses.push({ major: kind === constants.NODE_PERFORMANCE_GC_MAJOR, ms: entry.duration });
+  }
+}).observe({ entryTypes: ['gc'] });
+
+function gcReport(): string {
+  const major = gcPauses.filter((g) => g.major).length;
+  const total = gcPauses.reduce((n, g) => n + g.ms, 0);
+  const longest = Math.max(0, ...gcPauses.map((g) => g.ms));
+  return `${gcPauses.length} garbage collections (${major} major), ${total.toFixed(0)} ms in all, the longest ${longest.toFixed(1)} ms`;
 }
 
 // ---- helpers ------------------------------------------------------------------------------------
@@ -433,11 +453,14 @@ async function burst(
     countShapes = true;
     loopAtBegin = performance.eventLoopUtilization();
     loopDelay.enable();
+    gcPauses.length = 0;
+    gcWatched = true;
     cpuAtBegin = cpuByOwner();
     void profiler?.post('Profiler.start');
   });
   const loopBusy = performance.eventLoopUtilization(loopAtBegin).utilization;
   loopDelay.disable();
+  gcWatched = false;
   const cpu = cpuSince(cpuAtBegin);
   if (profiler && CPU_PROF_DIR) {
     const { profile } = await profiler.post('Profiler.stop');
@@ -461,7 +484,7 @@ async function burst(
   console.log(
     `matchmaking-bench: ${label}: the server's event loop was busy ${(loopBusy * 100).toFixed(0)} % of the burst; ` +
       `its delay p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, ` +
-      `max ${(loopDelay.max / 1e6).toFixed(1)} ms; CPU in the burst: ${cpu}`,
+      `max ${(loopDelay.max / 1e6).toFixed(1)} ms; ${gcReport()}; CPU in the burst: ${cpu}`,
   );
   const per = (a: typeof counter | null, key: keyof typeof counter) =>
     a
