@@ -1,8 +1,9 @@
 /**
  * Statements sent together in one transaction (db/client.ts sentTogether): each answer comes back
- * to its own statement, calls run in the order given, one failure rolls the whole transaction back and is the one thrown, and on
- * a `pg` connection they really are on the wire together (pipeline mode), so the second does not
- * wait for the event loop to take in the first's answer. Both engines; the wire only on PostgreSQL.
+ * to its own statement, calls run in the order given, one failure rolls the whole transaction
+ * back and is the one thrown, and on a `pg` connection they really are on the wire together
+ * (pipeline mode), so the second does not wait for the event loop to take in the first's answer.
+ * Both engines; the wire only on PostgreSQL.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

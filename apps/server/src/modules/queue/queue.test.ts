@@ -317,6 +317,7 @@ describe('queue', () => {
     const entries = await t.app.ctx.db.select().from(queueEntries);
     expect(entries.map((e) => e.userId).sort()).toEqual(ten.map((p) => p.user.id).sort());
     expect(new Set(entries.map((e) => e.phaseId)).size).toBe(1);
+    expect(entries[0].phaseId).not.toBeNull();
     await expect.poll(() => last(ten[0], 'PRIVATE_QUEUE_READY')?.players.length).toBe(10);
     expect(got(noVoice, 'PRIVATE_QUEUE_READY')).toHaveLength(0);
     // The phase ends (a decline) and the nine leave: the queue is empty for the next test.
