@@ -132,6 +132,20 @@ export function sentTogether<const T extends readonly unknown[]>(
 }
 
 /**
+ * Takes transaction-level advisory locks (`statement`: a `SELECT pg_advisory_xact_lock(…)`), held
+ * until the transaction ends. Not on PGlite, in-process or the embedded engine: it runs one
+ * transaction at a time, so a transaction holds the whole database already, and there the
+ * statement only cost a round trip (every queue batch paid it: issue 20 target 4).
+ */
+export async function takeAdvisoryLocks(
+  database: Pick<Database, 'kind'>,
+  tx: Pick<Db, 'execute'>,
+  statement: SQL,
+): Promise<void> {
+  if (database.kind !== 'pglite') await tx.execute(statement);
+}
+
+/**
  * Runs a statement written with sql`` and gives its rows (a SELECT's, or an INSERT's RETURNING):
  * both drivers (node-postgres, PGlite) answer `{ rows }`. Drizzle's builders map columns to
  * fields themselves; this is for the statements they cannot build.

@@ -386,7 +386,8 @@ export async function createMatchRoom(ctx: AppContext, matchId: string, userIds:
     if (!found) throw err;
     roomId = found;
   }
-  for (const p of players) await s.admin.join(p.accessToken, roomId);
+  // Found by its alias, the room may still be being written (whenRoomWritten).
+  for (const p of players) await whenRoomWritten(() => s.admin.join(p.accessToken, roomId));
   await ctx.db.insert(chatRooms).values({ kind: 'match', key: matchId, roomId }).onConflictDoNothing();
   return (await matchRoomOf(ctx, matchId)) ?? roomId;
 }

@@ -62,7 +62,7 @@ export async function lastTabsClosed(
   await inTransaction(
     ctx.db,
     async (tx, after) => {
-      for (const userId of await queuedAmongLocked(tx, userIds))
+      for (const userId of await queuedAmongLocked(ctx, tx, userIds))
         await armDisconnectGrace(ctx, tx, after, userId, now);
     },
     logOf(ctx),

@@ -266,7 +266,7 @@ describe('queue', () => {
     const replies: Promise<Ack>[] = [];
     let deferredRan = false;
     await inTransaction(t.app.ctx.db, async (tx) => {
-      await queuedAmongLocked(tx, [ps[0].user.id]); // holds the entry lock, as a running batch does
+      await queuedAmongLocked(t.app.ctx, tx, [ps[0].user.id]); // holds the entry lock, as a running batch does
       // Three joins in three different turns of the event loop: the first opens the next
       // transaction, which waits for the lock and then takes all three.
       for (const p of ps) {
@@ -305,7 +305,7 @@ describe('queue', () => {
     // Held as a running batch holds it: the twelve joins wait and go into one transaction, the
     // refused two first in queue order.
     await inTransaction(t.app.ctx.db, async (tx) => {
-      await queuedAmongLocked(tx, [noVoice.user.id]);
+      await queuedAmongLocked(t.app.ctx, tx, [noVoice.user.id]);
       for (const p of [noVoice, cooling, ...ten]) replies.push(queue(p, 'join'));
       await new Promise((resolve) => setTimeout(resolve, 100));
     });

@@ -31,7 +31,7 @@ import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle
 import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { type Db, executeRows, sentTogether } from '../../db/client';
+import { type Db, executeRows, sentTogether, takeAdvisoryLocks } from '../../db/client';
 import { insertUnnested } from '../../db/unnest';
 import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
@@ -97,18 +97,9 @@ const BOTH_LOCKS_SQL = sql.raw(
   `SELECT pg_advisory_xact_lock(${ENTRY_LOCK}), pg_advisory_xact_lock(${PHASE_LOCK})`,
 );
 
-/**
- * Takes queue locks (one of the statements above). Not on PGlite, in-process or the embedded
- * engine: it runs one transaction at a time, so a transaction holds the whole database already,
- * and there the statement only cost every queue batch a round trip (issue 20 target 4).
- */
-async function takeLocks(ctx: AppContext, tx: Db, locks: SQL): Promise<void> {
-  if (ctx.database.kind !== 'pglite') await tx.execute(locks);
-}
-
 /** Both queue locks: the whole queue holds still. */
 function lockQueue(ctx: AppContext, tx: Db): Promise<void> {
-  return takeLocks(ctx, tx, BOTH_LOCKS_SQL);
+  return takeAdvisoryLocks(ctx.database, tx, BOTH_LOCKS_SQL);
 }
 
 export async function queueCount(db: Db): Promise<number> {
@@ -404,12 +395,12 @@ function batchesOf(ctx: AppContext): QueueBatches {
   ctx.state.queue.batches ??= {
     joins: new Together(
       ctx,
-      (tx) => takeLocks(ctx, tx, ENTRY_LOCK_SQL),
+      (tx) => takeAdvisoryLocks(ctx.database, tx, ENTRY_LOCK_SQL),
       (tx, after, joins) => joinTogether(ctx, tx, after, joins),
     ),
     readies: new Together(
       ctx,
-      (tx) => takeLocks(ctx, tx, PHASE_LOCK_SQL),
+      (tx) => takeAdvisoryLocks(ctx.database, tx, PHASE_LOCK_SQL),
       (tx, after, ids) => readyTogether(ctx, tx, after, ids),
     ),
   };
@@ -949,9 +940,13 @@ export async function queuedAmong(db: Db, userIds: readonly string[]): Promise<S
 }
 
 /** queuedAmong in `tx` once the entry lock is held: after any join or leave still committing. */
-export async function queuedAmongLocked(tx: Db, userIds: readonly string[]): Promise<Set<string>> {
+export async function queuedAmongLocked(
+  ctx: AppContext,
+  tx: Db,
+  userIds: readonly string[],
+): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
-  await tx.execute(ENTRY_LOCK_SQL);
+  await takeAdvisoryLocks(ctx.database, tx, ENTRY_LOCK_SQL);
   return queuedAmong(tx, userIds);
 }
 

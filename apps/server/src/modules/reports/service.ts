@@ -31,7 +31,7 @@ import {
 } from '@openpug/shared';
 import { and, asc, count, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import { type Db, takeAdvisoryLocks } from '../../db/client';
 import { inTransaction, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { findUserById, findUsersByIds } from '../accounts/service';
@@ -83,7 +83,11 @@ export async function createReport(
   const row = await inTransaction(
     ctx.db,
     async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`report:${reporterId}`}))`);
+      await takeAdvisoryLocks(
+        ctx.database,
+        tx,
+        sql`SELECT pg_advisory_xact_lock(hashtext(${`report:${reporterId}`}))`,
+      );
       const now = ctx.clock.now();
       const [{ recent }] = await tx
         .select({ recent: count() })
