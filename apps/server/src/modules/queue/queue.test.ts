@@ -33,7 +33,7 @@ import { jobs } from '../../jobs/schema';
 import { queueMinutes } from '../insights/schema';
 import { matches, matchPlayers } from '../matches/schema';
 import { acceptPhases, queueCooldowns, queueEntries } from './schema';
-import { queuedAmongLocked } from './service';
+import { joinQueue, queuedAmongLocked } from './service';
 
 const clock = manualClock();
 let t: TestApp;
@@ -325,6 +325,14 @@ describe('queue', () => {
     await Promise.all(ten.slice(1).map((p) => queue(p, 'leave')));
     expect(await queueSize()).toBe(0);
     disconnect([noVoice, cooling, ...ten]);
+  });
+
+  it('a join for no such user is refused with 404 and its inserted place taken back', async () => {
+    await expect(joinQueue(t.app.ctx, randomUUID())).rejects.toMatchObject({
+      status: 404,
+      key: 'USER_DOES_NOT_EXIST',
+    });
+    expect(await queueSize()).toBe(0);
   });
 
   it("the count to everyone waits while the queue's batches run, then carries every change", async () => {
