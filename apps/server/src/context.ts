@@ -8,9 +8,9 @@ import type { Database, Db } from './db/client';
 import type { EventBus } from './events';
 import type { Scheduler } from './jobs/scheduler';
 import type { Priority } from './lib/priority';
-import type { AccountsModuleState } from './modules/accounts/service';
+import type { AccountsModuleState, UserRow } from './modules/accounts/service';
 import type { ArenaModuleState } from './modules/arena/service';
-import type { Tokens } from './modules/auth';
+import type { SessionTokens } from './modules/auth';
 import type { ChatModuleState } from './modules/chat/service';
 import type { DiscordModuleState } from './modules/discord/service';
 import type { DropsModuleState } from './modules/drops/service';
@@ -37,7 +37,8 @@ export interface AppContext {
   config: Config;
   database: Database;
   db: Db;
-  tokens: Tokens;
+  /** Checked against the account's session (withSessionCheck): `verifySession` gives its row. */
+  tokens: SessionTokens<UserRow>;
   clock: Clock;
   realtime: Realtime;
   /** In-process domain events between modules. */

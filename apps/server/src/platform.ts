@@ -21,13 +21,12 @@ import {
 import { type AppContext, createModuleState } from './context';
 import { EventBus } from './events';
 import { Scheduler } from './jobs';
-import { batched } from './lib/batch';
 import { frameworkErrors, installErrorHandling } from './lib/errors';
 import { refuseNulCharacters } from './lib/input';
 import { Priority } from './lib/priority';
 import { installRequestIdHeader, loggerOptions, requestIdOptions } from './logging';
-import { sessionGenerationsOf } from './modules/accounts/service';
-import { installAuthGuard, withSessionCheck } from './modules/auth';
+import { userLoader } from './modules/accounts/service';
+import { installAuthGuard, type Tokens, withSessionCheck } from './modules/auth';
 import { createMailer } from './modules/mail/service';
 import { createVoiceServer } from './modules/voice';
 import { createRealtime, useRedisAdapter } from './realtime/hub';
@@ -44,9 +43,12 @@ export interface BuildOptions {
 /** What main.ts and the tests hand to buildApp; the platform makes the rest of the context. */
 export type AppBase = Omit<
   AppContext,
-  'realtime' | 'bus' | 'jobs' | 'priority' | 'mailer' | 'voice' | 'log' | 'state'
+  'tokens' | 'realtime' | 'bus' | 'jobs' | 'priority' | 'mailer' | 'voice' | 'log' | 'state'
 > &
-  Partial<Pick<AppContext, 'mailer' | 'voice'>>;
+  Partial<Pick<AppContext, 'mailer' | 'voice'>> & {
+    /** The bare tokens: the platform adds the session check (withSessionCheck). */
+    tokens: Tokens;
+  };
 
 export type AppInstance = FastifyInstance & { ctx: AppContext };
 
@@ -94,11 +96,8 @@ export async function createPlatform(base: AppBase, options: BuildOptions) {
   // A token verifies only while its session generation is the account's current one: a password
   // change or reset ends every session issued before, on HTTP and at socket sign-in. The lookups
   // of one loop turn share a query (a reconnect storm signs thousands in at once); each is still
-  // read after it was asked for.
-  const tokens = withSessionCheck(
-    base.tokens,
-    batched((userIds) => sessionGenerationsOf(base.db, userIds), null as number | null),
-  );
+  // read after it was asked for. The account read is the request's user (installAuthGuard).
+  const tokens = withSessionCheck(base.tokens, userLoader(base.db));
   const realtime = createRealtime(app.server, {
     events: clientEvents,
     tokens,

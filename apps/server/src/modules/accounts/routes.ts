@@ -45,13 +45,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
-import { bearerToken, currentUserId, requireAuth } from '../auth';
+import { bearerToken, requireAuth } from '../auth';
 import { recentResults, reliabilityOf } from '../matches';
 import { changePassword, logIn, resetPassword, sendResetLink, signUp, verifyLink } from './credentials';
 import { directory, userCard } from './directory';
 import { ownProfile, updateProfile } from './profile';
 import { rateLimiter } from './rate-limit';
-import { dummyPasswordHash, findUserById } from './service';
+import { dummyPasswordHash } from './service';
 import { currentUser, localeFromHeader } from './session';
 import { checkVoiceLinkCode, sendVoiceLinkCode, unlinkedVoiceIdentities, unlinkVoice } from './voice-link';
 
@@ -119,7 +119,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         return ctx.tokens.sign(row.id, row.sessionGeneration);
       },
     );
@@ -185,7 +185,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags: ['profile'], summary: 'The own profile', response: { 200: profileSchema } },
       },
       async (request) => {
-        return ownProfile(ctx, await currentUser(ctx, request));
+        return ownProfile(ctx, currentUser(request));
       },
     );
 
@@ -201,7 +201,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        return updateProfile(ctx, await currentUser(ctx, request), request.body, request.log);
+        return updateProfile(ctx, currentUser(request), request.body, request.log);
       },
     );
 
@@ -221,7 +221,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { oldPassword, newPassword } = request.body;
         const keepToken = bearerToken(request.headers.authorization) ?? undefined;
-        return changePassword(ctx, await currentUser(ctx, request), oldPassword, newPassword, keepToken);
+        return changePassword(ctx, currentUser(request), oldPassword, newPassword, keepToken);
       },
     );
 
@@ -238,7 +238,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await currentUser(ctx, request);
+        currentUser(request);
         return unlinkedVoiceIdentities(ctx);
       },
     );
@@ -256,7 +256,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await sendVoiceLinkCode(ctx, await currentUser(ctx, request), request.body.teamSpeakId, request.log);
+        await sendVoiceLinkCode(ctx, currentUser(request), request.body.teamSpeakId, request.log);
         return { success: true };
       },
     );
@@ -275,7 +275,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { teamSpeakId, code } = request.body;
-        return { success: await checkVoiceLinkCode(ctx, await currentUser(ctx, request), teamSpeakId, code) };
+        return { success: await checkVoiceLinkCode(ctx, currentUser(request), teamSpeakId, code) };
       },
     );
 
@@ -290,7 +290,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await unlinkVoice(ctx, await currentUser(ctx, request));
+        await unlinkVoice(ctx, currentUser(request));
         return { success: true };
       },
     );
@@ -310,8 +310,7 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const viewer = await findUserById(ctx.db, currentUserId(request));
-        return directory(ctx, request.query, viewer?.role === 'ADMIN');
+        return directory(ctx, request.query, currentUser(request).role === 'ADMIN');
       },
     );
 

@@ -35,6 +35,14 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
     .where(inArray(users.id, [...ids]));
 }
 
+/** One user by id (null when there is none); the reads of one turn of the event loop share one query (lib/batch.ts). */
+export function userLoader(db: Db): (id: string) => Promise<UserRow | null> {
+  return batched(
+    async (keys: string[]) => new Map((await findUsersByIds(db, keys)).map((u) => [u.id, u])),
+    null as UserRow | null,
+  );
+}
+
 /**
  * findUsersByIds on the app's database for work after a commit (notification fan-outs): the reads
  * of one turn of the event loop share one query (lib/batch.ts). A queue batch that starts twenty
@@ -42,10 +50,7 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
  * players of every one: forty queries became one (issue 20).
  */
 export async function findUsersByIdsSoon(ctx: AppContext, ids: readonly string[]): Promise<UserRow[]> {
-  ctx.state.accounts.userLoader ??= batched(
-    async (keys: string[]) => new Map((await findUsersByIds(ctx.db, keys)).map((u) => [u.id, u])),
-    null as UserRow | null,
-  );
+  ctx.state.accounts.userLoader ??= userLoader(ctx.db);
   const load = ctx.state.accounts.userLoader;
   const rows = await Promise.all(ids.map((id) => load(id)));
   return rows.filter((r): r is UserRow => r !== null);

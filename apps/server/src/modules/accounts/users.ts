@@ -113,15 +113,6 @@ export async function sessionGenerationOf(db: Db, userId: string): Promise<numbe
   return row ? row.generation : null;
 }
 
-/** The current session generation of each of these users that exists (one query for many). */
-export async function sessionGenerationsOf(db: Db, userIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await db
-    .select({ id: users.id, generation: users.sessionGeneration })
-    .from(users)
-    .where(inArray(users.id, [...userIds]));
-  return new Map(rows.map((r) => [r.id, r.generation]));
-}
-
 // --- Lookups ---
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {

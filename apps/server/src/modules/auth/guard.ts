@@ -5,15 +5,15 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../lib/errors';
-import { findUserById, type UserRow } from '../accounts/service';
-import type { Tokens } from './tokens';
+import type { UserRow } from '../accounts/service';
+import type { SessionTokens } from './tokens';
 
 declare module 'fastify' {
   interface FastifyRequest {
     userId: string | null;
     /** Set when a bearer token was sent but did not verify. */
     badToken: boolean;
-    /** The signed-in user's row, loaded by requireAuth. */
+    /** The signed-in user's row, read by the token's session check (installAuthGuard). */
     user: UserRow | null;
   }
 }
@@ -24,7 +24,7 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1] : null;
 }
 
-export function installAuthGuard(app: FastifyInstance, tokens: Tokens): void {
+export function installAuthGuard(app: FastifyInstance, tokens: SessionTokens<UserRow>): void {
   app.decorateRequest('userId', null);
   app.decorateRequest('badToken', false);
   app.decorateRequest('user', null);
@@ -32,20 +32,22 @@ export function installAuthGuard(app: FastifyInstance, tokens: Tokens): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) return done();
-    tokens.verify(token).then((claims) => {
-      if (claims) request.userId = claims.userId;
-      else request.badToken = true;
+    tokens.verifySession(token).then((session) => {
+      if (session) {
+        request.userId = session.claims.userId;
+        request.user = session.account;
+      } else request.badToken = true;
       done();
     }, done);
   });
 }
 
+/**
+ * The request's user, as the token's session check read it (installAuthGuard). A valid token of
+ * a deleted account or of an older session is no session: 401 BAD_TOKEN, so the web logs out.
+ */
 export async function requireAuth(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (!request.userId) throw unauthorized(request.badToken ? 'BAD_TOKEN' : 'UNAUTHORIZED');
-  // A valid token of a deleted account is no session: 401, so the web logs out.
-  const user = await findUserById(request.server.ctx.db, request.userId);
-  if (!user) throw unauthorized('BAD_TOKEN');
-  request.user = user;
+  if (!request.userId || !request.user) throw unauthorized(request.badToken ? 'BAD_TOKEN' : 'UNAUTHORIZED');
 }
 
 /** The authenticated user's id; only valid behind requireAuth. */

@@ -77,22 +77,39 @@ export function createTokens(secret: string | Uint8Array, now: () => number = Da
 }
 
 /**
- * The account's current session generation, or null when the account does not exist. Errors
- * (a database outage) propagate: they must not look like a bad token, which logs the web out.
+ * Tokens whose `verify` also refuses tokens of an older session generation or of a deleted
+ * account, and whose `verifySession` gives the account row that check read.
  */
-export type SessionGenerationLookup = (userId: string) => Promise<number | null>;
+export interface SessionTokens<Account> extends Tokens {
+  /**
+   * `verify` with the account as the check read it: the HTTP guard keeps it as the request's user,
+   * so an authenticated call reads its account once, not once for the check and again for the
+   * route (two of every three statements of the two-instance bench's API reads were these,
+   * issue 20 target 5, bench/RESULTS.md session 25).
+   */
+  verifySession(token: string): Promise<{ claims: TokenClaims; account: Account } | null>;
+}
 
-/** Tokens whose `verify` also refuses tokens of an older session generation or a deleted account. */
-export function withSessionCheck(tokens: Tokens, currentGeneration: SessionGenerationLookup): Tokens {
+/**
+ * Wraps `tokens` with the session check. `accountOf` gives the account, or null when it does not
+ * exist; its errors (a database outage) propagate: they must not look like a bad token, which
+ * logs the web out.
+ */
+export function withSessionCheck<Account extends { sessionGeneration: number }>(
+  tokens: Tokens,
+  accountOf: (userId: string) => Promise<Account | null>,
+): SessionTokens<Account> {
+  const verifySession = async (token: string) => {
+    const claims = await tokens.verify(token);
+    if (!claims) return null;
+    const account = await accountOf(claims.userId);
+    return account && account.sessionGeneration === claims.generation ? { claims, account } : null;
+  };
   return {
     secret: tokens.secret,
     sign: (userId, generation) => tokens.sign(userId, generation),
-    async verify(token) {
-      const claims = await tokens.verify(token);
-      if (!claims) return null;
-      const generation = await currentGeneration(claims.userId);
-      return generation !== null && generation === claims.generation ? claims : null;
-    },
+    verifySession,
+    verify: async (token) => (await verifySession(token))?.claims ?? null,
   };
 }
 

@@ -178,7 +178,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         const { code, expiresAt } = await generateDiscordCode(ctx, row.id);
         return { data: code, expiresAt };
       },
@@ -216,7 +216,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         await unlinkDiscord(ctx, row.id);
         return { unlinked: true };
       },
@@ -233,7 +233,7 @@ export function discordModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         return { discordId: row.discordId, dmFailedAt: await dmFailedAt(ctx, row.id, row.discordId) };
       },
     );

@@ -49,7 +49,7 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         return issueMobileLink(ctx, row.id);
       },
     );
@@ -105,7 +105,7 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         const { endpoint, keys } = request.body;
         await storeSubscription(ctx, row.id, endpoint, keys);
         return { success: true };
@@ -124,7 +124,7 @@ export function mobileModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         await removeSubscription(ctx, row.id, request.body.endpoint);
         return { success: true };
       },

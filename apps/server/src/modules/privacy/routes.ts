@@ -32,7 +32,7 @@ export function privacyModule(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: privacyStatusSchema },
         },
       },
-      async (request) => privacyStatus(await currentUser(ctx, request)),
+      async (request) => privacyStatus(currentUser(request)),
     );
 
     app.get(
@@ -46,7 +46,7 @@ export function privacyModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const data = await exportData(ctx, await currentUser(ctx, request));
+        const data = await exportData(ctx, currentUser(request));
         const day = data.exportedAt.slice(0, 10);
         reply
           .header('content-disposition', `attachment; filename="openpug-data-${day}.json"`)
@@ -70,7 +70,7 @@ export function privacyModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await deleteAccount(ctx, await currentUser(ctx, request), request.body);
+        await deleteAccount(ctx, currentUser(request), request.body);
         return { ok: true as const };
       },
     );

@@ -250,7 +250,7 @@ export function steamModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const me = await currentUser(ctx, request);
+        const me = currentUser(request);
         const steamId = await ticketOf(request.body.steamId);
         const owner = await findUserBySteamId(ctx.db, steamId);
         if (owner && owner.id !== me.id) throw conflict('STEAM_ALREADY_EXIST');

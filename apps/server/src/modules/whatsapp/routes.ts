@@ -137,7 +137,7 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         const { phone } = request.body;
         const locale = localeOfRow(row.locale);
         await codes.issue(row.id, phone, async (code) => {
@@ -172,7 +172,7 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         const { phone, code } = request.body;
         if (!(await codes.check(row.id, phone, code))) return { success: false };
         await clearWhatsAppDelivery(ctx, row.id);
@@ -192,7 +192,7 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         await codes.discard(row.id);
         await clearWhatsAppDelivery(ctx, row.id);
         await updateUser(ctx, row.id, { phone: null, whatsAppEnabled: false });
@@ -213,7 +213,7 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const row = await currentUser(ctx, request);
+        const row = currentUser(request);
         if (!row.phone) throw conflict('WHATSAPP_NOT_LINKED');
         const next = request.body?.whatsAppEnabled ?? !row.whatsAppEnabled;
         const updated = await updateUser(ctx, row.id, { whatsAppEnabled: next });
@@ -232,7 +232,7 @@ export function whatsAppModule(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: whatsAppStatusResponseSchema },
         },
       },
-      async (request) => whatsAppStatusOf(ctx, await currentUser(ctx, request)),
+      async (request) => whatsAppStatusOf(ctx, currentUser(request)),
     );
 
     // Meta's webhook (graph-api/webhooks/getting-started, "Verification Requests"): the dashboard
