@@ -1,7 +1,7 @@
 /**
  * The HTTP guard: the account row the token's session check reads is the request's user, so an
- * authenticated call reads its account once (issue 20 target 5: the second read had been a third
- * of the two-instance bench's API statements).
+ * authenticated call reads its account once, where it had read it three times (issue 20 target 5,
+ * bench/RESULTS.md session 25).
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

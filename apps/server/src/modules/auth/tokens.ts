@@ -83,9 +83,9 @@ export function createTokens(secret: string | Uint8Array, now: () => number = Da
 export interface SessionTokens<Account> extends Tokens {
   /**
    * `verify` with the account as the check read it: the HTTP guard keeps it as the request's user,
-   * so an authenticated call reads its account once, not once for the check and again for the
-   * route (two of every three statements of the two-instance bench's API reads were these,
-   * issue 20 target 5, bench/RESULTS.md session 25).
+   * so an authenticated call reads its account once. It had read it three times (the check,
+   * `requireAuth`, the route): 29,011 of a two-instance bench run's 139,499 statements (issue 20
+   * target 5, bench/RESULTS.md session 25).
    */
   verifySession(token: string): Promise<{ claims: TokenClaims; account: Account } | null>;
 }
