@@ -869,7 +869,7 @@ export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phas
 /** The caller's queue situation (GET /api/queue and re-sent on reconnect). */
 export async function queueState(ctx: AppContext, userId: string): Promise<QueueState> {
   // Four independent reads at once (on PostgreSQL each on its own pooled connection): one wait,
-  // not four. Every tab reads this on load (issue 20 target 5: a fifth of the API's statements).
+  // not four. Every tab reads this on load (issue 20 target 5).
   const [[entry], count, matchId, cooldown] = await Promise.all([
     ctx.db.select().from(queueEntries).where(eq(queueEntries.userId, userId)),
     queueCount(ctx.db),
