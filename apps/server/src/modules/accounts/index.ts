@@ -4,7 +4,6 @@
 // Boundaries: an entry re-exports only what does not pull the module's routes).
 export { countCall, rateLimiter } from './rate-limit';
 export {
-  currentUser,
   requestLocale,
   revokeSessions,
   sessionResponse,

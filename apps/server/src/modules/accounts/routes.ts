@@ -45,14 +45,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
-import { bearerToken, requireAuth } from '../auth';
+import { bearerToken, currentUser, requireAuth } from '../auth';
 import { recentResults, reliabilityOf } from '../matches';
 import { changePassword, logIn, resetPassword, sendResetLink, signUp, verifyLink } from './credentials';
 import { directory, userCard } from './directory';
 import { ownProfile, updateProfile } from './profile';
 import { rateLimiter } from './rate-limit';
 import { dummyPasswordHash } from './service';
-import { currentUser, localeFromHeader } from './session';
+import { localeFromHeader } from './session';
 import { checkVoiceLinkCode, sendVoiceLinkCode, unlinkedVoiceIdentities, unlinkVoice } from './voice-link';
 
 // Auth before validation: without a valid token the answer is 401 whatever the body.

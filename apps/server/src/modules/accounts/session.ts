@@ -7,10 +7,9 @@
  * (docs/contract.md §4): the open sockets and the chat credentials handed out at login.
  */
 import { LOCALES, type Locale, type SessionResponse } from '@openpug/shared';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { logOf } from '../../jobs';
-import { AppError, unauthorized } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { sessionTokenHash, userRoom } from '../../realtime/hub';
 import { activeSanction } from '../moderation';
 import {
@@ -77,16 +76,6 @@ export async function sessionResponse(ctx: AppContext, signedIn: UserRow): Promi
     }
   }
   return { user: toProfile(row, await rankOfUser(ctx, row)), token, expiresAt, matrix };
-}
-
-/**
- * The authenticated user's row, as the token's session check read it for this request
- * (auth/guard.ts): no second read. No valid session (none, a bad token, a deleted account or an
- * older session generation) is a 401.
- */
-export function currentUser(request: FastifyRequest): UserRow {
-  if (!request.userId || !request.user) throw unauthorized(request.badToken ? 'BAD_TOKEN' : 'UNAUTHORIZED');
-  return request.user;
 }
 
 /** First supported language of an Accept-Language header, else en. */

@@ -43,11 +43,17 @@ export function installAuthGuard(app: FastifyInstance, tokens: SessionTokens<Use
 }
 
 /**
- * The request's user, as the token's session check read it (installAuthGuard). A valid token of
- * a deleted account or of an older session is no session: 401 BAD_TOKEN, so the web logs out.
+ * The request's user, as the token's session check read it (installAuthGuard): no second read.
+ * No token is 401 UNAUTHORIZED; a bad token, or a valid one of a deleted account or an older
+ * session, is 401 BAD_TOKEN, so the web logs out.
  */
-export async function requireAuth(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export function currentUser(request: FastifyRequest): UserRow {
   if (!request.userId || !request.user) throw unauthorized(request.badToken ? 'BAD_TOKEN' : 'UNAUTHORIZED');
+  return request.user;
+}
+
+export async function requireAuth(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  currentUser(request);
 }
 
 /** The authenticated user's id; only valid behind requireAuth. */

@@ -24,9 +24,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/errors';
-import { currentUser, sessionResponse } from '../accounts';
+import { sessionResponse } from '../accounts';
 import { findUserById } from '../accounts/service';
-import { requireAuth } from '../auth';
+import { currentUser, requireAuth } from '../auth';
 import { issueMobileLink, redeemMobileLink } from './links';
 import { initVapidKeys, pushGameFound, removeSubscription, storeSubscription, vapidKeys } from './push';
 

@@ -11,8 +11,8 @@ import {
 } from '@openpug/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { currentUser, rateLimiter } from '../accounts';
-import { requireAuth } from '../auth';
+import { rateLimiter } from '../accounts';
+import { currentUser, requireAuth } from '../auth';
 import { deleteAccount, exportData, privacyStatus } from './service';
 
 // Auth before validation: without a valid token the answer is 401 whatever the body.

@@ -27,7 +27,7 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { badRequest, conflict } from '../../lib/errors';
-import { currentUser, rateLimiter, sessionResponse } from '../accounts';
+import { rateLimiter, sessionResponse } from '../accounts';
 import {
   createUser,
   findUserBySteamId,
@@ -37,7 +37,7 @@ import {
   type UserRow,
   updateUser,
 } from '../accounts/service';
-import { requireAuth } from '../auth';
+import { currentUser, requireAuth } from '../auth';
 import { claimNonce } from './nonces';
 import { authRedirectUrl, devOpenIdUrl, OpenIdError, verifyAssertion } from './openid';
 import { csgoIdOf, steamUrlOf } from './steamid';

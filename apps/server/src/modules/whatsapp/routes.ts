@@ -29,9 +29,8 @@ import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors';
 import { sameSecret } from '../../lib/secrets';
 import { verificationCodes } from '../../lib/verification-code';
-import { currentUser } from '../accounts';
 import { updateUser } from '../accounts/service';
-import { requireAuth } from '../auth';
+import { currentUser, requireAuth } from '../auth';
 import { localeOfRow, notifyTexts } from '../notify';
 import { whatsAppCodes } from './schema';
 import {
