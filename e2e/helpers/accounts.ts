@@ -9,6 +9,7 @@
  * - `signUpInBrowser(page, data)` / `logInInBrowser(page, email, password)` through the screens
  * - `outbox(request, to)`, `mailLink(request, email, kind)` → the newest verify/reset link
  * - `createVoiceIdentity(request, name)`, `voiceCode(request, identityId)`
+ * - `disconnectVoiceIdentities(request)` → the identities this worker connected leave the voice server
  * - `linkVoiceByApi(request, token, name?)` → links a fresh simulated voice identity (queue-ready)
  * - `steamLogInInBrowser(page, steamId?)` → clicks "Sign in with Steam" and approves the dev identity popup
  */
@@ -142,7 +143,26 @@ export async function createVoiceIdentity(
 ): Promise<{ id: string; name: string }> {
   const res = await request.post('/api/dev/voice/identities', { data: { name } });
   expect(res.ok(), await res.text()).toBe(true);
-  return res.json();
+  const identity: { id: string; name: string } = await res.json();
+  connectedIdentities.add(identity.id);
+  return identity;
+}
+
+/** Identities createVoiceIdentity connected in this worker that are still on the voice server. */
+const connectedIdentities = new Set<string>();
+
+/**
+ * They leave the voice server, as a player closing TeamSpeak would. For an afterEach: a journey
+ * that failed after connecting one (or unlinked it again) would otherwise leave it in the next
+ * journey's "pick your identity" list — and a retry would never see the empty list again.
+ */
+export async function disconnectVoiceIdentities(request: APIRequestContext): Promise<void> {
+  for (const id of connectedIdentities) {
+    const res = await request.delete(`/api/dev/voice/identities/${encodeURIComponent(id)}`);
+    // 404: it had already gone (the journey disconnected it itself).
+    expect([200, 404], await res.text()).toContain(res.status());
+    connectedIdentities.delete(id);
+  }
 }
 
 /** The newest 4-digit code the voice bot sent to the identity. */
