@@ -224,16 +224,24 @@ async function runEffectsOf(
 
 // ---- reading -----------------------------------------------------------------------------------
 
+/**
+ * The match and its players, the match row locked when `lock` (in the caller's transaction). Both
+ * reads are sent together, one wait instead of two (issue 20): in a transaction the driver runs
+ * them in the order given, so the players are read once the lock is held; on the pool they go on
+ * two connections at once, as two reads one after the other did, each at its own moment. A missing
+ * match costs an empty players read.
+ */
 export async function loadMatch(
   db: Db,
   matchId: string,
   lock = false,
 ): Promise<{ match: MatchRow; players: PlayerRow[] } | null> {
   const q = db.select().from(matches).where(eq(matches.id, matchId));
-  const [match] = lock ? await q.for('update') : await q;
-  if (!match) return null;
-  const players = await db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId));
-  return { match, players };
+  const [[match], players] = await sentTogether(
+    lock ? q.for('update') : q,
+    db.select().from(matchPlayers).where(eq(matchPlayers.matchId, matchId)),
+  );
+  return match ? { match, players } : null;
 }
 
 /** The match and its players, locked for the caller's transaction; 404 when there is no such match. */
