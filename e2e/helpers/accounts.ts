@@ -136,6 +136,9 @@ export async function mailLink(
   return link as string;
 }
 
+/** Identities createVoiceIdentity connected in this worker that are still on the voice server. */
+const connectedIdentities = new Set<string>();
+
 /** A simulated voice identity connects (it then shows in the voice link dialog). */
 export async function createVoiceIdentity(
   request: APIRequestContext,
@@ -147,9 +150,6 @@ export async function createVoiceIdentity(
   connectedIdentities.add(identity.id);
   return identity;
 }
-
-/** Identities createVoiceIdentity connected in this worker that are still on the voice server. */
-const connectedIdentities = new Set<string>();
 
 /**
  * They leave the voice server, as a player closing TeamSpeak would. For an afterEach: a journey
