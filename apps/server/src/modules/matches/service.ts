@@ -353,18 +353,22 @@ export async function publishState(ctx: AppContext, matchId: string): Promise<vo
   for (const s of sockets) s.emit('MATCH_STATE', s.data.userId && members.has(s.data.userId) ? full : open);
 }
 
+/**
+ * The players' status patches after the commit, all at once (presence writes them in one
+ * statement). `answerWaits: false` for a match start: the accept that completed the phase is
+ * answered without waiting for the write (After.background).
+ */
 function patchAll(
   ctx: AppContext,
   after: After,
   userIds: readonly string[],
   patch: (id: string) => UserStatusPatch,
+  answerWaits = true,
 ) {
-  // All at once: presence writes the same patch for many users in one statement.
-  after.add(async () => {
-    await Promise.all(
-      userIds.map((userId) => ctx.bus.emit('status.patch', { userId, patch: patch(userId) })),
-    );
-  });
+  const write = () =>
+    Promise.all(userIds.map((userId) => ctx.bus.emit('status.patch', { userId, patch: patch(userId) })));
+  if (answerWaits) after.add(write);
+  else after.background(write);
 }
 
 const clearedMatch = {
@@ -506,20 +510,26 @@ export async function writeMatches(
     ),
   );
   const started = new Map(planned.flatMap((m) => m.userIds.map((uid) => [uid, m] as const)));
-  patchAll(ctx, after, [...started.keys()], (uid) => {
-    const m = started.get(uid) as PlannedMatch;
-    return {
-      inQueue: false,
-      match: {
-        active: true,
-        matchId: m.id,
-        status: MATCH_START.to,
-        map: null,
-        score: { teamOne: 0, teamTwo: 0 },
-      },
-      teamOne: uid === m.captains.teamOne,
-    };
-  });
+  patchAll(
+    ctx,
+    after,
+    [...started.keys()],
+    (uid) => {
+      const m = started.get(uid) as PlannedMatch;
+      return {
+        inQueue: false,
+        match: {
+          active: true,
+          matchId: m.id,
+          status: MATCH_START.to,
+          map: null,
+          score: { teamOne: 0, teamTwo: 0 },
+        },
+        teamOne: uid === m.captains.teamOne,
+      };
+    },
+    false,
+  );
 }
 
 // ---- actions -----------------------------------------------------------------------------------

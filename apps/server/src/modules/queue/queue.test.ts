@@ -32,6 +32,7 @@ import { inTransaction } from '../../jobs';
 import { jobs } from '../../jobs/schema';
 import { queueMinutes } from '../insights/schema';
 import { matches, matchPlayers } from '../matches/schema';
+import { getStatus } from '../presence/service';
 import { acceptPhases, queueCooldowns, queueEntries } from './schema';
 import { joinQueue, queuedAmongLocked } from './service';
 
@@ -258,6 +259,37 @@ describe('queue', () => {
     );
     expect(startsAfter - startsBefore).toBe(2);
     disconnect(ps);
+  });
+
+  it("answers joins and accepts without waiting for the players' status writes, which follow in order", async () => {
+    // A second status.patch handler holds every status write until `release` (the bus awaits
+    // its handlers in turn, so the write's promise waits for it).
+    let release: () => void = () => {};
+    let held: Promise<void> | null = new Promise((r) => {
+      release = r;
+    });
+    t.app.ctx.bus.on('status.patch', () => held ?? undefined);
+    const answered = <T>(p: Promise<T>) =>
+      Promise.race([p, new Promise<'held'>((r) => setTimeout(() => r('held'), 3000))]);
+    try {
+      const ps: SocketPlayer[] = [];
+      for (let i = 0; i < 10; i++) ps.push(await player());
+      const joins = await answered(Promise.all(ps.map((p) => queue(p, 'join'))));
+      expect(joins !== 'held' && joins.every((r) => r.ok)).toBe(true);
+      for (const p of ps) await expect.poll(() => got(p, 'PRIVATE_QUEUE_READY').length).toBe(1);
+      const readies = await answered(Promise.all(ps.map((p) => queue(p, 'ready'))));
+      expect(readies !== 'held' && readies.every((r) => r.ok && r.data.inQueue === false)).toBe(true);
+      await expect.poll(() => got(ps[0], 'PRIVATE_MATCH_START').length).toBe(1);
+      release();
+      held = null;
+      // Written once released: the match start after the join, not the other way round.
+      await expect.poll(async () => (await getStatus(t.app.ctx, ps[9].user.id)).match?.active).toBe(true);
+      expect((await getStatus(t.app.ctx, ps[9].user.id)).inQueue).toBe(false);
+      disconnect(ps);
+    } finally {
+      release();
+      held = null;
+    }
   });
 
   it('joins arriving while the entry lock is held go together into the next transaction; work that can wait waits for it', async () => {

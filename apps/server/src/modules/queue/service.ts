@@ -295,7 +295,8 @@ type Answer = { inQueue: boolean; count: number } | AppError;
  * every request that came meanwhile (the ones waiting when the lock is granted). Two round trips
  * fewer between one batch's commit and the next one's first write, which is what each player in
  * a crowd waits for (issue 20 target 4). The answers go out once the effects after the commit
- * have run, as before; the next transaction does not wait for those effects.
+ * have run (the events sent, the status writes started, not awaited: patchQueue); the next
+ * transaction does not wait for those effects.
  */
 class Together<I> {
   private waiting: {
@@ -407,11 +408,16 @@ function batchesOf(ctx: AppContext): QueueBatches {
   return ctx.state.queue.batches;
 }
 
+/**
+ * The players' `inQueue` after the commit, all at once (presence writes the same patch for many
+ * users in one statement). The answer does not wait for the write (After.background): the
+ * players' own tabs and their friends hear it when it is written, and behind a crowd's other
+ * patches that took up to 50 ms of a join's ack (issue 20 target 5, bench/RESULTS.md session 27).
+ */
 function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], inQueue: boolean) {
-  // All at once: presence writes the same patch for many users in one statement.
-  after.add(async () => {
-    await Promise.all(userIds.map((userId) => ctx.bus.emit('status.patch', { userId, patch: { inQueue } })));
-  });
+  after.background(() =>
+    Promise.all(userIds.map((userId) => ctx.bus.emit('status.patch', { userId, patch: { inQueue } }))),
+  );
 }
 
 export function joinQueue(
