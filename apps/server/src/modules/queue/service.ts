@@ -411,8 +411,9 @@ function batchesOf(ctx: AppContext): QueueBatches {
 /**
  * The players' `inQueue` after the commit, all at once (presence writes the same patch for many
  * users in one statement). The answer does not wait for the write (After.background): the
- * players' own tabs and their friends hear it when it is written, and behind a crowd's other
- * patches that took up to 50 ms of a join's ack (issue 20 target 5, bench/RESULTS.md session 27).
+ * players' own tabs and their friends hear it when it is written. Behind an instance's other
+ * patches it had made the effects after a batch's commit take p99 27–152 ms in the two-instance
+ * bench (issue 20 target 5, bench/RESULTS.md session 27).
  */
 function patchQueue(ctx: AppContext, after: After, userIds: readonly string[], inQueue: boolean) {
   after.background(() =>
