@@ -52,7 +52,7 @@ for (const locale of ['en', 'de'] as const) {
       const player = await signUpByApi(request, newPlayerData('Shot'), locale);
       const email = `changed-${player.email}`;
       const changed = await request.patch('/api/profile', {
-        headers: { authorization: `Bearer ${player.token}` },
+        headers: { Authorization: `Bearer ${player.token}` },
         data: { email },
       });
       if (!changed.ok()) throw new Error(`e-mail change: ${changed.status()} ${await changed.text()}`);

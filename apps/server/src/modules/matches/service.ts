@@ -353,22 +353,19 @@ export async function publishState(ctx: AppContext, matchId: string): Promise<vo
   for (const s of sockets) s.emit('MATCH_STATE', s.data.userId && members.has(s.data.userId) ? full : open);
 }
 
-/**
- * The players' status patches after the commit, all at once (presence writes them in one
- * statement). `answerWaits: false` for a match start: the accept that completed the phase is
- * answered without waiting for the write (After.background).
- */
+/** The players' status patches, all at once (presence writes them in one statement). */
+const statusWrites =
+  (ctx: AppContext, userIds: readonly string[], patch: (id: string) => UserStatusPatch) => () =>
+    Promise.all(userIds.map((userId) => ctx.bus.emit('status.patch', { userId, patch: patch(userId) })));
+
+/** statusWrites after the commit, awaited by whoever answers for the transaction. */
 function patchAll(
   ctx: AppContext,
   after: After,
   userIds: readonly string[],
   patch: (id: string) => UserStatusPatch,
-  answerWaits = true,
 ) {
-  const write = () =>
-    Promise.all(userIds.map((userId) => ctx.bus.emit('status.patch', { userId, patch: patch(userId) })));
-  if (answerWaits) after.add(write);
-  else after.background(write);
+  after.add(statusWrites(ctx, userIds, patch));
 }
 
 const clearedMatch = {
@@ -510,11 +507,9 @@ export async function writeMatches(
     ),
   );
   const started = new Map(planned.flatMap((m) => m.userIds.map((uid) => [uid, m] as const)));
-  patchAll(
-    ctx,
-    after,
-    [...started.keys()],
-    (uid) => {
+  // The accept that completed the phase is answered without waiting for these (After.background).
+  after.background(
+    statusWrites(ctx, [...started.keys()], (uid) => {
       const m = started.get(uid) as PlannedMatch;
       return {
         inQueue: false,
@@ -527,8 +522,7 @@ export async function writeMatches(
         },
         teamOne: uid === m.captains.teamOne,
       };
-    },
-    false,
+    }),
   );
 }
 

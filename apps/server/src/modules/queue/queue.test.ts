@@ -262,8 +262,9 @@ describe('queue', () => {
   });
 
   it("answers joins and accepts without waiting for the players' status writes, which follow in order", async () => {
-    // A second status.patch handler holds every status write until `release` (the bus awaits
-    // its handlers in turn, so the write's promise waits for it).
+    // A second status.patch handler, run after presence's, keeps every status.patch emit pending
+    // until `release` (the bus awaits its handlers in turn): an answer that waited for its status
+    // effects would wait for it.
     let release: () => void = () => {};
     let held: Promise<void> | null = new Promise((r) => {
       release = r;
@@ -282,7 +283,7 @@ describe('queue', () => {
       await expect.poll(() => got(ps[0], 'PRIVATE_MATCH_START').length).toBe(1);
       release();
       held = null;
-      // Written once released: the match start after the join, not the other way round.
+      // The match start's patch came after the join's: the player ends in the match, not queued.
       await expect.poll(async () => (await getStatus(t.app.ctx, ps[9].user.id)).match?.active).toBe(true);
       expect((await getStatus(t.app.ctx, ps[9].user.id)).inQueue).toBe(false);
       disconnect(ps);
