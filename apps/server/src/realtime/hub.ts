@@ -42,8 +42,17 @@ export interface SocketData {
 
 /** The hash a socket keeps of its session token (SocketData.tokenHash). */
 export const sessionTokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
-export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+/**
+ * Signals one instance sends the others (signalInstances), without a payload. A module declares
+ * the ones it sends by augmenting this interface, as it does DomainEvents:
+ *
+ *   declare module '../../realtime/hub' { interface InstanceSignals { 'queue.count-due': true } }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' declarations (above)
+export interface InstanceSignals {}
+type InstanceEvents = { [K in keyof InstanceSignals]: () => void };
+export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, InstanceEvents, SocketData>;
+export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InstanceEvents, SocketData>;
 type Emit = ServerToClientEvents;
 
 export type Ack = (reply: SocketReply) => void;
@@ -84,6 +93,16 @@ export interface Realtime<M extends EventSchemas = ClientEventSchemas> {
   toAll<E extends keyof Emit>(event: E, ...args: Parameters<Emit[E]>): void;
   /** To every socket on this instance only (with Redis, toAll reaches every instance). */
   toLocal<E extends keyof Emit>(event: E, ...args: Parameters<Emit[E]>): void;
+  /**
+   * Tells every other instance (one Redis publish, Socket.IO's serverSideEmit); alone, without
+   * Redis, there is nobody to tell. Delivery is as sure as Redis pub/sub: nothing is kept for an
+   * instance that is away (`realtime.rejoined` covers that).
+   */
+  signalInstances(signal: keyof InstanceSignals): void;
+  /** Runs `fn` each time another instance sends this signal. */
+  onInstanceSignal(signal: keyof InstanceSignals, fn: () => void): void;
+  /** Attaches a cluster adapter (useRedisAdapter): from then on there may be other instances. */
+  useAdapter(adapter: Parameters<AppServer['adapter']>[0]): void;
   /** Runs after a socket authenticates (presence, rooms to join). */
   onAuthenticated(fn: (socket: AppSocket, userId: string) => void | Promise<void>): void;
   /** Runs when an authenticated socket disconnects or logs out. */
@@ -136,6 +155,8 @@ export function createRealtime<M extends EventSchemas>(
   // Set once close() has begun: new handshakes are refused, so a client that reconnects lands
   // on another instance (the proxy's next try) rather than on this one, which is about to go.
   let draining = false;
+  // Set by useAdapter: other instances may exist, and signalInstances reaches them.
+  let clustered = false;
   const perAddress = addressBudgets(Date.now);
   const trust = compileTrust(opts.trustProxy ?? false);
   const io: AppServer = new Server(server, {
@@ -315,6 +336,17 @@ export function createRealtime<M extends EventSchemas>(
     toLocal(event, ...args) {
       io.local.emit(event, ...args);
     },
+    signalInstances(signal) {
+      // The in-memory adapter only warns on serverSideEmit.
+      if (clustered) io.serverSideEmit(signal);
+    },
+    onInstanceSignal(signal, fn) {
+      io.on(signal, fn);
+    },
+    useAdapter(adapter) {
+      io.adapter(adapter);
+      clustered = true;
+    },
     onAuthenticated(fn) {
       authenticatedHooks.push(fn);
     },
@@ -379,7 +411,7 @@ export async function useRedisAdapter(
   const pub = new Redis(redisUrl, { lazyConnect: true, connectionName: `${key}:pub` });
   const sub = pub.duplicate({ connectionName: `${key}:sub` });
   await Promise.all([pub.connect(), sub.connect()]);
-  realtime.io.adapter(createAdapter(publishHandled(pub), sub, { key }));
+  realtime.useAdapter(createAdapter(publishHandled(pub), sub, { key }));
   // Every later `ready` is a reconnection. ioredis writes the subscriptions again before it emits
   // `ready` (built/redis/event_handler.js readyHandler; the event follows on the next tick), so a
   // PING sent now is answered after them: from then on, nothing another instance sends is missed.

@@ -13,6 +13,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from '../../test/helpers';
+import { disconnect, got, queue, socketPlayers } from '../../test/socket-players';
 import { queueCount } from '../modules/queue/service';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -104,5 +105,32 @@ describe.skipIf(!redisUrl)('Socket.IO Redis adapter across two instances', () =>
     b.app.ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count: 42 });
     expect(await got).toEqual({ count: 42 });
     onA.disconnect();
+  });
+
+  it('queue changes on both instances reach every socket as one count from its own instance', async () => {
+    const onA = socketPlayers(() => a);
+    const onB = socketPlayers(() => b);
+    const watchers = [await onA.player(), await onB.player()];
+    const [joinsOnA, joinsOnB] = [await onA.player(), await onB.player()];
+    const counts = (w: (typeof watchers)[number]) => got(w, 'PUBLIC_QUEUE_UPDATE');
+    // Both instances' sends wait for calm (lib/priority.ts): both changes fall in the same window.
+    for (const t of [a, b]) t.app.ctx.priority.urgentBegins();
+    try {
+      expect((await queue(joinsOnA, 'join')).ok).toBe(true);
+      expect((await queue(joinsOnB, 'join')).ok).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      for (const t of [a, b]) t.app.ctx.priority.urgentEnds();
+    }
+    for (const w of watchers) await expect.poll(() => counts(w)).toEqual([{ count: 2 }]);
+    // Broadcast to every instance (toAll), each socket got both instances' frames.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const w of watchers) expect(counts(w)).toEqual([{ count: 2 }]);
+    // A change on one instance only: the other's sockets hear of it through the signal.
+    expect((await queue(joinsOnA, 'leave')).ok).toBe(true);
+    for (const w of watchers) await expect.poll(() => counts(w).at(-1)).toEqual({ count: 1 });
+    expect((await queue(joinsOnB, 'leave')).ok).toBe(true);
+    for (const w of watchers) await expect.poll(() => counts(w).at(-1)).toEqual({ count: 0 });
+    disconnect([...watchers, joinsOnA, joinsOnB]);
   });
 });

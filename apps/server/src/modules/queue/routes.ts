@@ -13,10 +13,10 @@ import { currentUserId, requireAuth } from '../auth';
 import { disconnectJob, lastTabsClosed, restartDisconnectGraces } from './disconnect';
 import {
   acceptJob,
+  countDue,
   declineQueue,
   joinQueue,
   leaveQueue,
-  queueCount,
   queuedAmong,
   queueState,
   readyQueue,
@@ -58,10 +58,10 @@ export function queueModule(ctx: AppContext): FastifyPluginAsyncZod {
       leaveQueue(ctx, userId, { tabGone: true }).then(() => undefined),
     );
 
-    // Counts another instance broadcast while Redis was away never reached this one's sockets.
-    ctx.bus.on('realtime.rejoined', async () => {
-      ctx.realtime.toLocal('PUBLIC_QUEUE_UPDATE', { count: await queueCount(ctx.db) });
-    });
+    // A change on another instance: this one's sockets get the count in this one's window.
+    ctx.realtime.onInstanceSignal('queue.count-due', () => countDue(ctx));
+    // Signals another instance sent while Redis was away never reached this one.
+    ctx.bus.on('realtime.rejoined', () => countDue(ctx));
 
     // Most sockets that sign in are not queued: one shared query (lib/batch.ts) says so, and only
     // a queued player's socket reads the whole queue state.

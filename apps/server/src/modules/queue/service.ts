@@ -69,6 +69,12 @@ declare module '../../events' {
     'queue.phaseEnded': PhaseEnded;
   }
 }
+declare module '../../realtime/hub' {
+  interface InstanceSignals {
+    /** The queue count changed on another instance: this one's sockets are due it (countDue). */
+    'queue.count-due': true;
+  }
+}
 export type PhaseEnded = { phaseId: string; playerIds: string[] } & (
   | { outcome: 'matched'; matchId: string }
   | { outcome: 'declined'; declinedBy: string }
@@ -135,14 +141,28 @@ function countWindowMs(ctx: AppContext): number {
   );
 }
 
-/** `matchStarts`: matches this transaction started, recorded with the count (insights/history.ts). */
+/**
+ * After a change (`matchStarts`: matches this transaction started, recorded with the count,
+ * insights/history.ts), this instance's sockets are due the count and so are the other instances'.
+ * Each instance sends only its own sockets (toLocal), in its own window and once no queue batch runs
+ * there: the others are told with a signal, not sent this instance's count through Redis. With the
+ * count fanned out to every instance (toAll), each socket got one frame per instance per window, and
+ * the other instance's frames landed in the middle of this one's batches (1,000 sockets: 17-19 ms
+ * of the event loop each, bench/RESULTS.md session 27).
+ */
 async function broadcastCount(ctx: AppContext, tx: Db, after: After, matchStarts = 0): Promise<number> {
   after.add(() => {
-    if (ctx.state.queue.countDue) return;
-    ctx.state.queue.countDue = true;
-    setTimeout(() => void sendCount(ctx), countWindowMs(ctx)).unref?.();
+    countDue(ctx);
+    ctx.realtime.signalInstances('queue.count-due');
   });
   return recordQueueCount(ctx, tx, sql`SELECT count(*)::int AS n FROM ${queueEntries}`, matchStarts);
+}
+
+/** This instance's sockets are due the count: one send per window carries every change in it. */
+export function countDue(ctx: AppContext): void {
+  if (ctx.state.queue.countDue) return;
+  ctx.state.queue.countDue = true;
+  setTimeout(() => void sendCount(ctx), countWindowMs(ctx)).unref?.();
 }
 
 /**
@@ -156,7 +176,7 @@ async function sendCount(ctx: AppContext): Promise<void> {
   // Changes from here on are in the count read below, or make the next one due.
   ctx.state.queue.countDue = false;
   try {
-    ctx.realtime.toAll('PUBLIC_QUEUE_UPDATE', { count: await queueCount(ctx.db) });
+    ctx.realtime.toLocal('PUBLIC_QUEUE_UPDATE', { count: await queueCount(ctx.db) });
   } catch (err) {
     logOf(ctx).error({ err }, 'queue count broadcast failed');
   }
