@@ -301,6 +301,10 @@ async function runOne(engine: string) {
     s.on('disconnect', (reason) => {
       if (!stopping) errors.push(`socket disconnected: ${reason}`);
     });
+  // Every PUBLIC_QUEUE_UPDATE is one frame to every socket: how many each player got says what
+  // the count's fan-out costs the instances.
+  let countFrames = 0;
+  for (const s of sockets) s.on('PUBLIC_QUEUE_UPDATE', () => countFrames++);
 
   const cancels = new Map<string, Promise<void>>();
   const cancelAfter = (matchId: string) => {
@@ -320,7 +324,16 @@ async function runOne(engine: string) {
     return p;
   };
 
+  // Each read's latency also by route, so a slow one shows which.
+  const apiMsByRoute = new Map<string, number[]>();
   const get = async (at: string, pathname: string, token: string) => {
+    const route = pathname.replace(/[0-9a-f-]{36}/g, ':id');
+    const took = (t0: number) => {
+      const ms = performance.now() - t0;
+      apiMs.push(ms);
+      if (!apiMsByRoute.has(route)) apiMsByRoute.set(route, []);
+      apiMsByRoute.get(route)?.push(ms);
+    };
     const t0 = performance.now();
     try {
       const res = await fetch(`${at}${pathname}`, {
@@ -328,11 +341,11 @@ async function runOne(engine: string) {
         signal: AbortSignal.timeout(10_000),
       });
       await res.arrayBuffer();
-      apiMs.push(performance.now() - t0);
-      if (res.status !== 200) errors.push(`GET ${pathname.replace(/[0-9a-f-]{36}/g, ':id')} ${res.status}`);
+      took(t0);
+      if (res.status !== 200) errors.push(`GET ${route} ${res.status}`);
     } catch (err) {
-      apiMs.push(performance.now() - t0);
-      errors.push(`GET ${pathname.replace(/[0-9a-f-]{36}/g, ':id')} ${(err as Error).name}`);
+      took(t0);
+      errors.push(`GET ${route} ${(err as Error).name}`);
     }
   };
   const next = <T>(s: Socket, event: string) =>
@@ -513,6 +526,7 @@ async function runOne(engine: string) {
       `API ${result.api.n} reads p50 ${f(result.api.p50)} p99 ${f(result.api.p99)} max ${f(result.api.max)}; ` +
       `ready ack ${result.ready.n} p50 ${f(result.ready.p50)} p99 ${f(result.ready.p99)} max ${f(result.ready.max)}; ` +
       `join ack p99 ${f(result.join.p99)}; ${matches} matches; ` +
+      `queue counts ${(countFrames / PLAYERS / result.minutes).toFixed(1)} per player per minute; ` +
       `${phasesCutByEnd ? `${phasesCutByEnd} players in phases cut by the run's end; ` : ''}errors ${errors.length}` +
       `${byKind.size ? ` (${[...byKind].map(([k, n]) => `${n}× ${k}`).join('; ')})` : ''}; ` +
       `CPU server ${(cpu.server * 100).toFixed(0)} %${enginePid ? `, engine process ${(cpu.engine * 100).toFixed(0)} %` : ''}` +
@@ -520,6 +534,11 @@ async function runOne(engine: string) {
       `${synapsePid ? `, Synapse ${(cpu.synapse * 100).toFixed(0)} %` : ''}, clients ${(cpu.clients * 100).toFixed(0)} % ` +
       `(their event-loop delay p99 ${f(clientsLoopP99)}); ` +
       `RSS server ${rss.server.toFixed(0)} MiB${enginePid ? `, engine ${rss.engine.toFixed(0)} MiB` : ''}; exit ${code}`,
+  );
+  console.log(
+    `embedded-load: ${engine}, API p99 by route: ${[...apiMsByRoute]
+      .map(([route, ms]) => `${route} ${f(pct(ms, 99))}`)
+      .join(', ')}`,
   );
   const perMin = (xs: number[], unit: string) =>
     xs.map((x) => `${x >= 0 ? '+' : ''}${x.toFixed(2)} ${unit}/min`).join(' and ');
