@@ -13,7 +13,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from '../../test/helpers';
-import { disconnect, got, queue, socketPlayers } from '../../test/socket-players';
+import { ack, disconnect, got, queue, type SocketPlayer, socketPlayers } from '../../test/socket-players';
 import { queueCount } from '../modules/queue/service';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -112,7 +112,7 @@ describe.skipIf(!redisUrl)('Socket.IO Redis adapter across two instances', () =>
     const onB = socketPlayers(() => b);
     const watchers = [await onA.player(), await onB.player()];
     const [joinsOnA, joinsOnB] = [await onA.player(), await onB.player()];
-    const counts = (w: (typeof watchers)[number]) => got(w, 'PUBLIC_QUEUE_UPDATE');
+    const counts = (w: SocketPlayer) => got(w, 'PUBLIC_QUEUE_UPDATE');
     // Both instances' sends wait for calm (lib/priority.ts): both changes fall in the same window.
     for (const t of [a, b]) t.app.ctx.priority.urgentBegins();
     try {
@@ -123,7 +123,7 @@ describe.skipIf(!redisUrl)('Socket.IO Redis adapter across two instances', () =>
       for (const t of [a, b]) t.app.ctx.priority.urgentEnds();
     }
     for (const w of watchers) await expect.poll(() => counts(w)).toEqual([{ count: 2 }]);
-    // Broadcast to every instance (toAll), each socket got both instances' frames.
+    // Sent to every instance's sockets (toAll, before 2d8aa88), each socket got a second frame.
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const w of watchers) expect(counts(w)).toEqual([{ count: 2 }]);
     // A change on one instance only: the other's sockets hear of it through the signal.
@@ -131,6 +131,10 @@ describe.skipIf(!redisUrl)('Socket.IO Redis adapter across two instances', () =>
     for (const w of watchers) await expect.poll(() => counts(w).at(-1)).toEqual({ count: 1 });
     expect((await queue(joinsOnB, 'leave')).ok).toBe(true);
     for (const w of watchers) await expect.poll(() => counts(w).at(-1)).toEqual({ count: 0 });
+    // The signal is for instances: a client sending its name is refused, and no count follows.
+    expect(await ack(joinsOnA, 'queue.count-due', {})).toEqual({ ok: false, msg: 'INVALID_INPUT' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const w of watchers) expect(counts(w)).toHaveLength(3);
     disconnect([...watchers, joinsOnA, joinsOnB]);
   });
 });
