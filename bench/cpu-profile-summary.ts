@@ -5,6 +5,9 @@
  * file contains NAME (inclusive: what a caller costs with everything it calls).
  *
  *   node --import tsx bench/cpu-profile-summary.ts FILE.cpuprofile [--top=25] [--under=joinMatchRoom,...]
+ *
+ * --origin=US --window=FROM-TO keeps only the samples taken FROM..TO seconds after US on the
+ * monotonic clock (the load bench prints its run's start as that origin with --cpu-prof).
  */
 import { readFileSync } from 'node:fs';
 
@@ -15,6 +18,7 @@ interface Node {
 }
 interface Profile {
   nodes: Node[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -24,7 +28,13 @@ if (!file) throw new Error('usage: cpu-profile-summary.ts FILE.cpuprofile [--top
 const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const TOP = Number(opt('top') ?? 25);
 const UNDER = (opt('under') ?? '').split(',').filter(Boolean);
+const ORIGIN = Number(opt('origin') ?? Number.NaN);
+const [FROM_S, TO_S] = (opt('window') ?? '-').split('-').map((x) => (x === '' ? Number.NaN : Number(x)));
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+/** Whether a sample stamped `at` (monotonic µs) falls in the --window, if one was asked for. */
+const inWindow = (at: number) =>
+  Number.isNaN(ORIGIN) ||
+  ((Number.isNaN(FROM_S) || at >= ORIGIN + FROM_S * 1e6) && (Number.isNaN(TO_S) || at < ORIGIN + TO_S * 1e6));
 
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
@@ -43,8 +53,11 @@ function owner(n: Node): string {
 
 const selfUs = new Map<number, number>();
 let total = 0;
+let at = profile.startTime;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
+  at += dt;
+  if (!inWindow(at)) return;
   selfUs.set(id, (selfUs.get(id) ?? 0) + dt);
   total += dt;
 });

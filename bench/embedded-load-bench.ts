@@ -40,6 +40,9 @@ const PLAYERS = Number(flag('players', '300'));
 const ENGINES = flag('engine', 'both') === 'both' ? ['embedded', 'postgres'] : [flag('engine', 'both')];
 const IN_MATCH_MS = 20_000;
 const READ_EVERY_MS = 15_000;
+/** With --cpu-prof=DIR each instance writes a V8 CPU profile there on exit (bench/cpu-profile-summary.ts). */
+const CPU_PROF_DIR = flag('cpu-prof', '');
+const profileArgs = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
 const main = path.resolve(import.meta.dirname, '../apps/server/dist/main.js');
 const JWT_SECRET = randomBytes(32).toString('hex');
 const pgAdminUrl = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
@@ -240,7 +243,7 @@ async function runOne(engine: string) {
   const servers: ChildProcess[] = [];
   for (const url of bases) {
     servers.push(
-      spawn(process.execPath, [main], {
+      spawn(process.execPath, [...profileArgs, main], {
         env: {
           ...process.env,
           ...seeded.env,
@@ -377,6 +380,8 @@ async function runOne(engine: string) {
   const clientsLoop = monitorEventLoopDelay({ resolution: 10 });
   clientsLoop.enable();
   const t0 = performance.now();
+  // The monotonic clock V8 stamps profiles with: cpu-profile-summary.ts --origin= cuts a window from here.
+  if (CPU_PROF_DIR) console.log(`profile origin (monotonic µs): ${process.hrtime.bigint() / 1000n}`);
   const sampling = (async () => {
     while (Date.now() < end) {
       samples.push({
