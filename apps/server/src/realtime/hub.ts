@@ -408,8 +408,17 @@ export async function useRedisAdapter(
     import('ioredis'),
   ]);
   // Named, so CLIENT LIST tells an operator (and a test) whose connection is whose.
-  const pub = new Redis(redisUrl, { lazyConnect: true, connectionName: `${key}:pub` });
-  const sub = pub.duplicate({ connectionName: `${key}:sub` });
+  // Auto-pipelining (ioredis built/autoPipelining.js: commands wait for setImmediate and go in one
+  // write): every broadcast is a PUBLISH, and a batch's effects (a status push to each of a crowd's
+  // players) are hundreds in one turn of the event loop. One write each woke Redis and handed it
+  // the core each time: ~250 ms of every 3 s of an instance in the two-instance bench's first
+  // crowd (issue 20 target 5, bench/RESULTS.md session 29). The subscriber only subscribes.
+  const pub = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectionName: `${key}:pub`,
+    enableAutoPipelining: true,
+  });
+  const sub = pub.duplicate({ connectionName: `${key}:sub`, enableAutoPipelining: false });
   await Promise.all([pub.connect(), sub.connect()]);
   realtime.useAdapter(createAdapter(publishHandled(pub), sub, { key }));
   // Every later `ready` is a reconnection. ioredis writes the subscriptions again before it emits

@@ -3,6 +3,7 @@
  * to instance A gets what instance B emits, and socket counts span both. Needs TEST_REDIS_URL.
  */
 import { randomBytes } from 'node:crypto';
+import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   connectSocket,
@@ -48,6 +49,32 @@ describe.skipIf(!redisUrl)('Socket.IO Redis adapter across two instances', () =>
     onA.disconnect();
     await expect.poll(() => b.app.ctx.realtime.socketCount(user.id)).toBe(1);
     onB.disconnect();
+  });
+
+  it("sends one turn's broadcasts to Redis in one write, and they arrive in order", async () => {
+    const user = await createTestUser(a.app);
+    const onA = await connectSocket(a.url, user.token);
+    await expect.poll(() => b.app.ctx.realtime.socketCount(user.id)).toBe(1);
+    const counts: number[] = [];
+    onA.on('PUBLIC_QUEUE_UPDATE', ({ count }: { count: number }) => counts.push(count));
+    // Every socket write of this process that carries a PUBLISH (RESP spells the command out).
+    const writes = vi.spyOn(Socket.prototype, 'write');
+    const publishWrites = () =>
+      writes.mock.calls.filter(([chunk]) =>
+        Buffer.from(chunk as string)
+          .toString('latin1')
+          .includes('publish'),
+      );
+    try {
+      for (let i = 0; i < 100; i++) b.app.ctx.realtime.toUser(user.id, 'PUBLIC_QUEUE_UPDATE', { count: i });
+      await expect.poll(() => counts.length).toBe(100);
+      expect(counts).toEqual([...Array(100).keys()]);
+      // Auto-pipelining (hub.ts useRedisAdapter): one write for the turn; without it, one each.
+      expect(publishWrites().length).toBeLessThanOrEqual(2);
+    } finally {
+      writes.mockRestore();
+    }
+    onA.disconnect();
   });
 
   it('counts the sockets of many users on both instances in one request', async () => {
