@@ -256,7 +256,13 @@ export async function lockedMatchOr404(
 
 /** The match a user is playing right now (playerveto, mapveto or active), if any. */
 export async function findLiveMatchId(db: Db, userId: string): Promise<string | null> {
-  const [row] = await db
+  const [row] = await liveMatchIdQuery(db, userId);
+  return row?.id ?? null;
+}
+
+/** findLiveMatchId's read, not run: a statement of the caller's can take it as a subquery. */
+export function liveMatchIdQuery(db: Db, userId: string) {
+  return db
     .select({ id: matches.id })
     .from(matchPlayers)
     .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
@@ -268,7 +274,6 @@ export async function findLiveMatchId(db: Db, userId: string): Promise<string | 
       ),
     )
     .limit(1);
-  return row?.id ?? null;
 }
 
 /** Which of these players are rostered in a live match (findLiveMatchId for many). */

@@ -56,7 +56,13 @@ export async function recordOffence(
 
 /** The cooldown running now (the one ending last), or null. */
 export async function activeCooldown(ctx: AppContext, db: Db, userId: string): Promise<Cooldown | null> {
-  const [row] = await db
+  const [row] = await activeCooldownQuery(ctx, db, userId);
+  return row ?? null;
+}
+
+/** activeCooldown's read, not run: a statement of the caller's can take it as a subquery. */
+export function activeCooldownQuery(ctx: AppContext, db: Db, userId: string) {
+  return db
     .select({ kind: queueCooldowns.kind, endsAt: queueCooldowns.endsAt, offence: queueCooldowns.offence })
     .from(queueCooldowns)
     .where(
@@ -68,7 +74,6 @@ export async function activeCooldown(ctx: AppContext, db: Db, userId: string): P
     )
     .orderBy(desc(queueCooldowns.endsAt))
     .limit(1);
-  return row ?? null;
 }
 
 /**

@@ -25,7 +25,7 @@
  * `queue.phaseEnded` (the Discord DMs are edited from it).
  */
 import { randomUUID } from 'node:crypto';
-import type { QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
+import type { Cooldown, QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
 import { PLAYERS_PER_MATCH } from '@openpug/shared';
 import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
@@ -38,15 +38,15 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/e
 import { findUsersByIds, type UserRow } from '../accounts/service';
 import { recordQueueCount } from '../insights/service';
 import {
-  findLiveMatchId,
   liveMatchChecks,
+  liveMatchIdQuery,
   planMatches,
   readMatchInputs,
   writeMatches,
 } from '../matches/service';
 import { banChecks } from '../moderation';
 import { ACCEPT_PHASE_INITIAL, type AcceptPhaseEvent, acceptPhase, entails } from './accept-phase';
-import { activeCooldown, cooldownChecks, recordOffence } from './cooldowns';
+import { activeCooldownQuery, cooldownChecks, recordOffence } from './cooldowns';
 import { acceptPhases, type QueueVia, queueEntries } from './schema';
 
 /** The accept phase's deadline (ACCEPT_TIMEOUT_MS). */
@@ -895,14 +895,25 @@ export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phas
 
 /** The caller's queue situation (GET /api/queue and re-sent on reconnect). */
 export async function queueState(ctx: AppContext, userId: string): Promise<QueueState> {
-  // Four independent reads at once (on PostgreSQL each on its own pooled connection): one wait,
-  // not four. Every tab reads this on load (issue 20 target 5).
-  const [[entry], count, matchId, cooldown] = await Promise.all([
-    ctx.db.select().from(queueEntries).where(eq(queueEntries.userId, userId)),
-    queueCount(ctx.db),
-    findLiveMatchId(ctx.db, userId),
-    activeCooldown(ctx, ctx.db, userId),
-  ]);
+  // The four reads as the columns of one statement: one round trip on one pooled connection.
+  // Every tab reads this on load, and as four statements on four connections it was a fifth of
+  // the two-instance bench's REST statements (issue 20 target 5, bench/RESULTS.md session 29).
+  const [row] = await executeRows<{
+    entry: { joinedAt: number; phaseId: string | null } | null;
+    count: number;
+    match_id: string | null;
+    cooldown: Cooldown | null;
+  }>(
+    ctx.db,
+    sql`SELECT
+      (SELECT json_build_object('joinedAt', ${queueEntries.joinedAt}, 'phaseId', ${queueEntries.phaseId})
+        FROM ${queueEntries} WHERE ${queueEntries.userId} = ${userId}) AS entry,
+      (SELECT count(*)::int FROM ${queueEntries}) AS count,
+      (${liveMatchIdQuery(ctx.db, userId)}) AS match_id,
+      (SELECT json_build_object('kind', c.kind, 'endsAt', c.ends_at, 'offence', c.offence)
+        FROM (${activeCooldownQuery(ctx, ctx.db, userId)}) AS c) AS cooldown`,
+  );
+  const { entry, count, match_id: matchId, cooldown } = row;
   let phase: QueueReadyPayload | null = null;
   if (entry?.phaseId) {
     const [p] = await ctx.db.select().from(acceptPhases).where(eq(acceptPhases.id, entry.phaseId));
