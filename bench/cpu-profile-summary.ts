@@ -8,6 +8,14 @@
  *
  * --origin=US --window=FROM-TO keeps only the samples taken FROM..TO seconds after US on the
  * monotonic clock (the load bench prints its run's start as that origin with --cpu-prof).
+ *
+ * --nearest=TEXT charges each sample to the nearest frame on its stack whose file contains TEXT
+ * (e.g. server/dist: which of the app's functions a library's or a syscall's time was spent for);
+ * a sample with no such frame is named by its outermost frame. Stacks begin where an async
+ * function resumed, so this names the code that ran, not the request it ran for.
+ *
+ * The profile's clock is the wall clock: a thread descheduled inside a syscall (a write that woke
+ * PostgreSQL on a busy machine) is sampled in that syscall.
  */
 import { readFileSync } from 'node:fs';
 
@@ -28,6 +36,7 @@ if (!file) throw new Error('usage: cpu-profile-summary.ts FILE.cpuprofile [--top
 const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const TOP = Number(opt('top') ?? 25);
 const UNDER = (opt('under') ?? '').split(',').filter(Boolean);
+const NEAREST = opt('nearest');
 const ORIGIN = Number(opt('origin') ?? Number.NaN);
 const [FROM_S, TO_S] = (opt('window') ?? '-').split('-').map((x) => (x === '' ? Number.NaN : Number(x)));
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
@@ -81,13 +90,31 @@ const where = (n: Node) =>
   `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|apps|packages)\//, '')}:${n.callFrame.lineNumber + 1}`;
 for (const [k, us] of sum(where).slice(0, TOP)) console.log(row(k, us));
 
+/** The frames of a sample's stack, leaf first. */
+function* stack(id: number) {
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur))
+    yield byId.get(cur) as Node;
+}
+
+if (NEAREST) {
+  console.log(`\nself time by the nearest frame in a file containing ${NEAREST}:`);
+  const charged = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const frames = [...stack(id)];
+    const mine = frames.find((n) => n.callFrame.url.includes(NEAREST));
+    const outer = frames.filter((n) => n.callFrame.url && !n.callFrame.url.startsWith('node:')).at(-1);
+    const k = mine ? where(mine) : `[no such frame] ${where(outer ?? frames[0])}`;
+    charged.set(k, (charged.get(k) ?? 0) + us);
+  }
+  for (const [k, us] of [...charged].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(row(k, us));
+}
+
 if (UNDER.length) {
   console.log('\ninclusive time under frames matching:');
   for (const name of UNDER) {
     let us = 0;
     for (const [id, t] of selfUs) {
-      for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-        const f = (byId.get(cur) as Node).callFrame;
+      for (const { callFrame: f } of stack(id)) {
         if (f.functionName.includes(name) || f.url.includes(name)) {
           us += t;
           break;
