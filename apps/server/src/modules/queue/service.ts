@@ -896,8 +896,8 @@ export async function acceptTimedOut(ctx: AppContext, tx: Db, after: After, phas
 /** The caller's queue situation (GET /api/queue and re-sent on reconnect). */
 export async function queueState(ctx: AppContext, userId: string): Promise<QueueState> {
   // The four reads as the columns of one statement: one round trip on one pooled connection.
-  // Every tab reads this on load, and as four statements on four connections it was a fifth of
-  // the two-instance bench's REST statements (issue 20 target 5, bench/RESULTS.md session 29).
+  // Every tab reads this on load; as four statements on four connections they cost a one-minute
+  // two-instance bench run 9.5 % more statements (issue 20 target 5, bench/RESULTS.md session 29).
   const [row] = await executeRows<{
     entry: { joinedAt: number; phaseId: string | null } | null;
     count: number;
