@@ -239,7 +239,6 @@ async function runOne(engine: string) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'openpug-load-'));
   const seeded = await prepare(engine, dataDir);
   const bases = (engine === 'pair' ? [3600, 3601] : [3600]).map((port) => `http://127.0.0.1:${port}`);
-  const base = bases[0];
   const servers: ChildProcess[] = [];
   for (const url of bases) {
     servers.push(
@@ -317,8 +316,12 @@ async function runOne(engine: string) {
   const cancelAfter = (matchId: string) => {
     let p = cancels.get(matchId);
     if (!p) {
+      // The admin's calls take turns over the instances, as plain HTTP does behind the nginx
+      // recipe (deploy/nginx/openpug.conf: round-robin). All on the first instance, the second
+      // crowd's cancels were that instance's alone (bench/RESULTS.md session 29).
+      const at = bases[cancels.size % bases.length];
       p = sleep(IN_MATCH_MS).then(async () => {
-        const res = await fetch(`${base}/api/admin/matches/${matchId}/cancel`, {
+        const res = await fetch(`${at}/api/admin/matches/${matchId}/cancel`, {
           method: 'POST',
           headers: { authorization: `Bearer ${seeded.adminToken}` },
         }).catch((err) => ({ status: 0, text: async () => String(err) }));
