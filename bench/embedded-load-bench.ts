@@ -10,7 +10,7 @@
  * 20 reads/s). Errors: any non-2xx or timed-out read, a refused ack, an unexpected disconnect, a
  * failed cancel. CPU of the server and of the engine's process is read from /proc over the run.
  *
- *   node --import tsx bench/embedded-load-bench.ts [--minutes=10] [--players=300]
+ *   node --import tsx bench/embedded-load-bench.ts [--minutes=10] [--players=300] [--cpu-prof=DIR]
  *        [--engine=both|embedded|postgres|pair]   (postgres, pair: DATABASE_URL or 127.0.0.1:5432,
  *                                                   a scratch database is created and dropped;
  *                                                   pair: REDIS_URL or 127.0.0.1:6379, Synapse)
