@@ -27,7 +27,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Cooldown, QueuePlayer, QueueReadyPayload, QueueState, UnreadyProfile } from '@openpug/shared';
 import { PLAYERS_PER_MATCH } from '@openpug/shared';
-import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -108,8 +108,11 @@ function lockQueue(ctx: AppContext, tx: Db): Promise<void> {
   return takeAdvisoryLocks(ctx.database, tx, BOTH_LOCKS_SQL);
 }
 
+/** The queue's size: read alone (queueCount), recorded (broadcastCount), a column (queueState). */
+const QUEUE_COUNT_SQL = sql`SELECT count(*)::int AS n FROM ${queueEntries}`;
+
 export async function queueCount(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(queueEntries);
+  const [row] = await executeRows<{ n: number }>(db, QUEUE_COUNT_SQL);
   return Number(row?.n ?? 0);
 }
 
@@ -155,7 +158,7 @@ async function broadcastCount(ctx: AppContext, tx: Db, after: After, matchStarts
     countDue(ctx);
     ctx.realtime.signalInstances('queue.count-due');
   });
-  return recordQueueCount(ctx, tx, sql`SELECT count(*)::int AS n FROM ${queueEntries}`, matchStarts);
+  return recordQueueCount(ctx, tx, QUEUE_COUNT_SQL, matchStarts);
 }
 
 /** This instance's sockets are due the count: one send per window carries every change in it. */
@@ -908,7 +911,7 @@ export async function queueState(ctx: AppContext, userId: string): Promise<Queue
     sql`SELECT
       (SELECT json_build_object('joinedAt', ${queueEntries.joinedAt}, 'phaseId', ${queueEntries.phaseId})
         FROM ${queueEntries} WHERE ${queueEntries.userId} = ${userId}) AS entry,
-      (SELECT count(*)::int FROM ${queueEntries}) AS count,
+      (${QUEUE_COUNT_SQL}) AS count,
       (${liveMatchIdQuery(ctx.db, userId)}) AS match_id,
       (SELECT json_build_object('kind', c.kind, 'endsAt', c.ends_at, 'offence', c.offence)
         FROM (${activeCooldownQuery(ctx, ctx.db, userId)}) AS c) AS cooldown`,
