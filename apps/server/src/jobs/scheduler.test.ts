@@ -1,5 +1,5 @@
 import { count, eq, like, or } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { manualClock, openTestDatabase, type TestDatabase } from '../../test/helpers';
 import type { AppContext, Clock } from '../context';
@@ -78,6 +78,45 @@ describe('persisted deadlines', () => {
     await second.start();
     await expect.poll(() => fired.sort(), { timeout: 3_000 }).toEqual(['overdue', 'soon']);
     await second.stop();
+  });
+
+  it('leaves a live instance its own jobs, and fires those of a stopped one once they are a poll overdue', async () => {
+    const clock = { now: () => Date.now() };
+    const pollMs = 100;
+    const fired: string[] = [];
+    const polled = (name: string) => {
+      const s = new Scheduler(database.db, clock, quiet, pollMs, () => noApp);
+      const job = defineJob({
+        kind: 'owned',
+        payload: z.object({ name: jobField.id }),
+        handle: async (_ctx, _tx, _after, { name: n }) => void fired.push(`${n}@${name}`),
+      });
+      s.register(job);
+      return { s, job };
+    };
+    const owner = polled('owner');
+    const other = polled('other');
+    await Promise.all([owner.s.start(), other.s.start()]);
+    const claims = vi.spyOn(other.s, 'fire');
+    const book = (name: string, dueAt: number) =>
+      inTransaction(database.db, (tx, after) => owner.s.schedule(tx, after, owner.job, { name }, dueAt));
+    // The owner fires its job on time; the other instance, polling all along, never tries to.
+    await book('kept', Date.now() + 3 * pollMs);
+    await book('cancelled', Date.now() + 3 * pollMs);
+    await inTransaction(database.db, (tx, after) =>
+      owner.s.cancel(tx, after, owner.job, { name: 'cancelled' }),
+    );
+    await expect.poll(() => fired, { timeout: 3_000 }).toEqual(['kept@owner']);
+    await new Promise((r) => setTimeout(r, 4 * pollMs));
+    expect(claims).not.toHaveBeenCalled();
+    // The owner goes before its next job is due: the other instance fires it, late by at most two polls
+    // (and the scheduler's own turns).
+    const dueAt = Date.now() + 2 * pollMs;
+    await book('orphaned', dueAt);
+    await owner.s.stop();
+    await expect.poll(() => fired, { timeout: 3_000 }).toEqual(['kept@owner', 'orphaned@other']);
+    expect(claims).toHaveBeenCalledTimes(1);
+    await other.s.stop();
   });
 
   it('scheduleMany books many deadlines in one statement (a booked one stays as it was); cancelMany drops just the named', async () => {

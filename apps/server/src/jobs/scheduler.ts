@@ -17,7 +17,8 @@
  * run) inserts a new row in the same transaction.
  *
  * `start()` arms every pending job (overdue ones fire at once) and polls every JOBS_POLL_MS for
- * jobs other instances scheduled. Tests drive it with an injected clock and `runDue()`.
+ * jobs another instance booked and did not fire (start() says why only overdue ones). Tests drive
+ * it with an injected clock and `runDue()`.
  *
  * A job leaves no row once it fired or was cancelled, so the table holds the pending deadlines
  * only (2,000 players on two instances had added 786 done rows a minute, kept a day). Nothing
@@ -297,25 +298,36 @@ export class Scheduler {
     return gone.length;
   }
 
-  /** Arms every pending job of the database that is not armed here yet. */
-  private async armPending(horizonMs: number): Promise<void> {
+  /** Arms every pending job due by `dueBy` (the clock's time) that is not armed here yet. */
+  private async armPending(dueBy: number): Promise<void> {
     const pending = await this.db
       .select({ id: jobs.id, dueAt: jobs.dueAt })
       .from(jobs)
-      .where(and(isNull(jobs.firedAt), lte(jobs.dueAt, this.clock.now() + horizonMs)));
+      .where(and(isNull(jobs.firedAt), lte(jobs.dueAt, dueBy)));
     for (const job of pending) if (!this.timers.has(job.id)) this.arm(job.id, job.dueAt);
   }
 
+  /**
+   * `start()` arms every pending job: the ones this process booked before a restart, and those of
+   * instances that are gone. Then each poll arms only the jobs overdue by a poll interval: an
+   * instance that books a job fires it on time itself, so a job still pending that late has lost
+   * its instance (killed, stopped, or its timer was never armed). Arming the jobs due within the
+   * next two intervals, as the poll did, made every instance race the owner for each of them, and
+   * for the ones the owner cancelled in time: 862 claims that found nothing against 637 that fired,
+   * each a transaction of its own, in a one-minute two-instance bench run (issue 20 target 5,
+   * bench/RESULTS.md session 30). The price is a late fire when an instance is lost: its jobs fire
+   * one to two intervals after their time (JOBS_POLL_MS, 1 s by default).
+   */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     await this.deleteDone();
-    await this.armPending(Number.MAX_SAFE_INTEGER / 2);
+    await this.armPending(Number.MAX_SAFE_INTEGER);
     if (this.pollMs > 0) {
       const poll = () => {
         this.poller = setTimeout(() => {
           if (!this.running) return;
-          this.armPending(this.pollMs * 2)
+          this.armPending(this.clock.now() - this.pollMs)
             .catch((err) => this.log.error({ err }, 'job poll failed'))
             .finally(() => this.running && poll());
         }, this.pollMs);
