@@ -12,9 +12,11 @@ import {
   type UsersPage,
   type UsersQuery,
 } from '@openpug/shared';
+import { eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { getStatuses } from '../presence/service';
-import { findUserById, findUsersByIds, findUsersPage, ranksOfUsers, type UserRow } from './service';
+import { getStatuses, statusColumn } from '../presence/service';
+import { users } from './schema';
+import { findUsersByIds, findUsersPage, ranksOfUsers, type UserRow } from './service';
 
 /**
  * The user's Matrix id, `@<userId>:<server>` as the chat module provisions it (server name:
@@ -75,29 +77,43 @@ export async function directory(ctx: AppContext, query: UsersQuery, asAdmin: boo
   return { docs, totalDocs: total };
 }
 
-export type RecentResults = (ctx: AppContext, userId: string) => Promise<Array<'W' | 'L'>>;
-export type Reliability = (ctx: AppContext, userId: string) => Promise<number | null>;
+/**
+ * The card's columns that other modules own (the matches module: accounts sits below it), as SQL
+ * over the user's id column: the card is one statement.
+ */
+export interface CardColumns {
+  /** The last results, newest first (at most five). */
+  recentResults: (userId: SQLWrapper) => SQL<Array<'W' | 'L'>>;
+  /** The reliability score, null without any call yet. */
+  reliability: (userId: SQLWrapper) => SQL<number | null>;
+}
 
 /**
- * The public user card; recent results (newest first) and the reliability score from the given
- * providers (the matches module).
+ * The public user card. The row, the status, the recent results and the reliability are one
+ * statement: as four (the row, then the other three side by side) they were two waits for a pooled
+ * connection each, and the most statements of any read in the two-instance bench (issue 20
+ * target 5, bench/RESULTS.md session 30). The rank comes from the leaderboard's snapshot.
  */
-export async function userCard(
-  ctx: AppContext,
-  id: string,
-  recentResults?: RecentResults,
-  reliability?: Reliability,
-): Promise<UserCard | null> {
-  const row = await findUserById(ctx.db, id);
-  if (!row) return null;
-  // Rank and status, recent results and reliability are independent reads: one round trip.
-  const [[person], recent, reliable] = await Promise.all([
-    decorate(ctx, [row]),
-    recentResults?.(ctx, id),
-    reliability?.(ctx, id),
-  ]);
-  const card: UserCard = { ...person, banner: row.banner };
-  if (recent) card.recentResults = recent.slice(0, 5);
-  if (reliability) card.reliability = reliable ?? null;
-  return card;
+export async function userCard(ctx: AppContext, id: string, columns: CardColumns): Promise<UserCard | null> {
+  // Qualified: in a one-table select drizzle would name it "id", which a subquery's own tables have.
+  const userId = sql`${users}.${sql.identifier(users.id.name)}`;
+  const [found] = await ctx.db
+    .select({
+      row: users,
+      status: statusColumn(userId),
+      recentResults: columns.recentResults(userId),
+      reliability: columns.reliability(userId),
+    })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  if (!found) return null;
+  const { row, status, recentResults, reliability } = found;
+  const rank = (await ranksOfUsers(ctx, [id])).get(id) ?? null;
+  return {
+    ...toSocialUser(ctx, row, rank, status),
+    banner: row.banner,
+    recentResults,
+    reliability,
+  };
 }

@@ -46,7 +46,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { bearerToken, currentUser, requireAuth } from '../auth';
-import { recentResults, reliabilityOf } from '../matches';
+import { recentResultsColumn, reliabilityColumn } from '../matches';
 import { changePassword, logIn, resetPassword, sendResetLink, signUp, verifyLink } from './credentials';
 import { directory, userCard } from './directory';
 import { ownProfile, updateProfile } from './profile';
@@ -326,12 +326,10 @@ export function accountsModule(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         if (!isId(request.params.id)) throw badRequest('ID_MALFORMED');
-        const card = await userCard(
-          ctx,
-          request.params.id,
-          recentResults,
-          async (c, id) => (await reliabilityOf(c.db, [id])).get(id) ?? null,
-        );
+        const card = await userCard(ctx, request.params.id, {
+          recentResults: recentResultsColumn,
+          reliability: reliabilityColumn,
+        });
         if (!card) throw notFound();
         return card;
       },

@@ -14,6 +14,6 @@ export {
   playedTogether,
   serverSecretOf,
 } from './reads';
-export { reliabilityOf } from './reliability';
+export { reliabilityColumn, reliabilityOf } from './reliability';
 export { isRostered, type MatchRow, type PlayerRow, toStats } from './state';
-export { recentResults } from './stats';
+export { recentResults, recentResultsColumn } from './stats';

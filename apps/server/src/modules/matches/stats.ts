@@ -3,20 +3,36 @@
  * first) and `playerSummary` (matches, wins, kills, deaths, last results). Only finished matches
  * count.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { executeRows } from '../../db/client';
 import { matches, matchPlayers } from './schema';
 
+/**
+ * The last five results of the user whose id is `userId` (a value, or an outer statement's
+ * column: the user card reads them with the user's row), newest first. A leaver lost, whatever
+ * the score.
+ */
+export function recentResultsColumn(userId: SQLWrapper | string): SQL<('W' | 'L')[]> {
+  // Aliased and qualified: in a one-table select drizzle names the outer columns unqualified.
+  return sql<
+    ('W' | 'L')[]
+  >`(SELECT coalesce(json_agg(latest.result ORDER BY latest.finished_at DESC), '[]'::json)
+    FROM (
+      SELECT CASE WHEN mp.left_at IS NULL AND m.winner = mp.team THEN 'W' ELSE 'L' END AS result, m.finished_at
+      FROM ${matchPlayers} mp JOIN ${matches} m ON m.id = mp.match_id
+      WHERE mp.user_id = ${userId} AND m.status = 'finished'
+      ORDER BY m.finished_at DESC
+      LIMIT 5
+    ) latest)`;
+}
+
 export async function recentResults(ctx: Pick<AppContext, 'db'>, userId: string): Promise<('W' | 'L')[]> {
-  const rows = await ctx.db
-    .select({ team: matchPlayers.team, winner: matches.winner, leftAt: matchPlayers.leftAt })
-    .from(matchPlayers)
-    .innerJoin(matches, eq(matches.id, matchPlayers.matchId))
-    .where(and(eq(matchPlayers.userId, userId), eq(matches.status, 'finished')))
-    .orderBy(desc(matches.finishedAt))
-    .limit(5);
-  // A leaver lost, whatever the score.
-  return rows.map((r) => (r.leftAt === null && r.winner !== null && r.winner === r.team ? 'W' : 'L'));
+  const [row] = await executeRows<{ results: ('W' | 'L')[] }>(
+    ctx.db,
+    sql`SELECT ${recentResultsColumn(userId)} AS results`,
+  );
+  return row?.results ?? [];
 }
 
 export interface PlayerSummary {

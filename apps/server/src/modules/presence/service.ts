@@ -17,7 +17,7 @@ import {
   type UserStatusPatch,
   userStatusPatchSchema,
 } from '@openpug/shared';
-import { inArray, sql } from 'drizzle-orm';
+import { inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { executeRows } from '../../db/client';
 import { insertUnnested, textArray } from '../../db/unnest';
@@ -49,6 +49,18 @@ export async function getStatuses(ctx: AppContext, ids: readonly string[]): Prom
     .where(inArray(userStatus.userId, [...new Set(ids)]));
   for (const row of rows) result.set(row.userId, normalize(row.status));
   return result;
+}
+
+/**
+ * The status of the user whose id is `userId`, an outer statement's column: a column of that
+ * statement (the user card reads it with the user's row, GET /api/users/:id).
+ */
+export function statusColumn(userId: SQLWrapper): SQL<UserStatus> {
+  // Never null (mapWith is not called for a null): a user without a row reads as offline. Aliased:
+  // in a one-table select drizzle names the outer columns unqualified.
+  return sql<UserStatus>`coalesce((SELECT s.status FROM ${userStatus} s WHERE s.user_id = ${userId}), '{}'::jsonb)`.mapWith(
+    (stored) => normalize(stored as Partial<UserStatus> | null),
+  );
 }
 
 /** The presence module's per-app state (`ctx.state.presence`). */
