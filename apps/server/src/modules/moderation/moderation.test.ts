@@ -257,6 +257,17 @@ describe('mutes', () => {
     expect(await globalLevel(p)).toBeUndefined();
     expect(await sendGlobal(chat!.accessToken, 'unmuted')).toBe(200);
   });
+
+  it('a ban and mutes at once: each kind shows its own, the mute ending last', async () => {
+    const p = await player();
+    await sanction(p.id, { kind: 'mute', minutes: 10, reason: 'short mute' });
+    await sanction(p.id, { kind: 'ban', minutes: 20, reason: 'ban' });
+    await sanction(p.id, { kind: 'mute', minutes: 60, reason: 'long mute' });
+    expect(await me(p)).toEqual({
+      ban: { reason: 'ban', endsAt: clock.now() + 20 * MIN },
+      mute: { reason: 'long mute', endsAt: clock.now() + 60 * MIN },
+    });
+  });
 });
 
 describe('who may sanction', () => {

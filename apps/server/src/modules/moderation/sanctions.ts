@@ -18,20 +18,42 @@ export const activeCondition = (now: number) =>
     or(isNull(sanctions.endsAt), gt(sanctions.endsAt, now)),
   );
 
-/** The running ban or mute of a player (the one ending last; permanent first), or null. */
+/**
+ * The running sanction of a player of each kind asked for (of several, the one ending last;
+ * permanent first), in one statement.
+ */
+async function activeSanctions(
+  ctx: AppContext,
+  db: Db,
+  userId: string,
+  kinds: readonly SanctionKind[],
+): Promise<Map<SanctionKind, ActiveSanction>> {
+  const rows = await db
+    .selectDistinctOn([sanctions.kind], {
+      kind: sanctions.kind,
+      reason: sanctions.reason,
+      endsAt: sanctions.endsAt,
+    })
+    .from(sanctions)
+    .where(
+      and(
+        eq(sanctions.userId, userId),
+        inArray(sanctions.kind, [...kinds]),
+        activeCondition(ctx.clock.now()),
+      ),
+    )
+    .orderBy(sanctions.kind, sql`${sanctions.endsAt} DESC NULLS FIRST`, desc(sanctions.startsAt));
+  return new Map(rows.map(({ kind, ...active }) => [kind, active]));
+}
+
+/** The running ban or mute of a player, or null. */
 export async function activeSanction(
   ctx: AppContext,
   db: Db,
   userId: string,
   kind: SanctionKind,
 ): Promise<ActiveSanction | null> {
-  const [row] = await db
-    .select({ reason: sanctions.reason, endsAt: sanctions.endsAt })
-    .from(sanctions)
-    .where(and(eq(sanctions.userId, userId), eq(sanctions.kind, kind), activeCondition(ctx.clock.now())))
-    .orderBy(sql`${sanctions.endsAt} DESC NULLS FIRST`, desc(sanctions.startsAt))
-    .limit(1);
-  return row ?? null;
+  return (await activeSanctions(ctx, db, userId, [kind])).get(kind) ?? null;
 }
 
 /**
@@ -53,9 +75,10 @@ export function banChecks(ctx: AppContext, db: Db, userIds: readonly string[]) {
 
 /** The player's running ban and mute (GET /api/moderation/me). */
 export async function moderationStateOf(ctx: AppContext, db: Db, userId: string): Promise<ModerationState> {
-  // One after the other: `db` may be a transaction.
-  const ban = await activeSanction(ctx, db, userId, 'ban');
-  return { ban, mute: await activeSanction(ctx, db, userId, 'mute') };
+  // One statement: it was two, the ban and then the mute, for each player who joins a match's chat
+  // room (chatBlocked) and for each moderation change's audit (issue 20, bench/RESULTS.md session 30).
+  const active = await activeSanctions(ctx, db, userId, ['ban', 'mute']);
+  return { ban: active.get('ban') ?? null, mute: active.get('mute') ?? null };
 }
 
 /** Refuses a banned player (403 BANNED). */
