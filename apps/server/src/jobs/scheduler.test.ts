@@ -111,8 +111,7 @@ describe('persisted deadlines', () => {
     expect(claims).not.toHaveBeenCalled();
     // The owner goes before its next job is due: the other instance fires it, late by at most two polls
     // (and the scheduler's own turns).
-    const dueAt = Date.now() + 2 * pollMs;
-    await book('orphaned', dueAt);
+    await book('orphaned', Date.now() + 2 * pollMs);
     await owner.s.stop();
     await expect.poll(() => fired, { timeout: 3_000 }).toEqual(['kept@owner', 'orphaned@other']);
     expect(claims).toHaveBeenCalledTimes(1);

@@ -43,7 +43,8 @@ export async function reliabilityOf(db: Db, userIds: readonly string[]): Promise
     WHERE n <= ${RELIABILITY_MATCHES}
     GROUP BY user_id`,
   );
-  for (const r of rows) out.set(r.user_id, r.score === null ? null : Number(r.score));
+  // SCORE_SQL casts to int: both drivers give a number.
+  for (const r of rows) out.set(r.user_id, r.score);
   return out;
 }
 
@@ -54,5 +55,5 @@ export async function reliabilityOf(db: Db, userIds: readonly string[]): Promise
 export function reliabilityColumn(userId: SQLWrapper): SQL<number | null> {
   return sql<number | null>`(SELECT ${SCORE_SQL} FROM (
     SELECT ok FROM (${callsOf(sql`${userId}`)}) calls ORDER BY at DESC LIMIT ${RELIABILITY_MATCHES}
-  ) latest)`.mapWith((v) => (v === null ? null : Number(v)));
+  ) latest)`;
 }
