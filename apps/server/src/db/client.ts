@@ -15,6 +15,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { prepareRepeatedStatements } from './prepared';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -67,9 +68,10 @@ export function openPool(config: pg.PoolConfig, kind: Database['kind']): Databas
   // A client checked out of the pool (a transaction between two of its queries) emits the same
   // error on itself instead, and the pool does not listen then: a database restart at that moment
   // ended the process (dependencies.test.ts). Its next query fails, so the transaction rolls back.
-  pool.on('connect', (client) =>
-    client.on('error', (err) => log.warn({ err }, 'database connection lost; its transaction rolls back')),
-  );
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log.warn({ err }, 'database connection lost; its transaction rolls back'));
+    if (kind === 'postgres') prepareRepeatedStatements(client);
+  });
   const db = withoutParamTypings(drizzlePg(pool, { schema }) as unknown as Db);
   return {
     db,
