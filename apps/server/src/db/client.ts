@@ -70,7 +70,7 @@ export function openPool(config: pg.PoolConfig, kind: Database['kind']): Databas
   // ended the process (dependencies.test.ts). Its next query fails, so the transaction rolls back.
   pool.on('connect', (client) => {
     client.on('error', (err) => log.warn({ err }, 'database connection lost; its transaction rolls back'));
-    if (kind === 'postgres') prepareRepeatedStatements(client);
+    prepareRepeatedStatements(client);
   });
   const db = withoutParamTypings(drizzlePg(pool, { schema }) as unknown as Db);
   return {

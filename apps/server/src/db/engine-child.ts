@@ -106,6 +106,8 @@ const socketPath = path.join(socketDir, '.s.PGSQL.5432');
 interface Conn {
   socket: Socket;
   closed: boolean;
+  /** The statements it named (Parse messages): they live in the one session, so go with it. */
+  statements: Set<string>;
 }
 /** A request: the messages up to and including a Sync or a simple Query, run back to back. */
 interface Unit {
@@ -150,8 +152,20 @@ async function pump(): Promise<void> {
   }
 }
 
+/** A simple Query message: Byte1 'Q', Int32 length, the text as a C string. */
+function simpleQuery(text: string): Buffer {
+  const body = Buffer.from(`${text}\0`, 'utf8');
+  const message = Buffer.alloc(5 + body.length);
+  message[0] = 0x51;
+  message.writeInt32BE(4 + body.length, 1);
+  body.copy(message, 5);
+  return message;
+}
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
 function serve(socket: Socket): void {
-  const conn: Conn = { socket, closed: false };
+  const conn: Conn = { socket, closed: false, statements: new Set() };
   conns.add(conn);
   socket.setNoDelay(true);
   let buffer = Buffer.alloc(0);
@@ -196,6 +210,10 @@ function serve(socket: Socket): void {
         socket.end();
         return;
       }
+      if (type === 0x50 /* P: Parse, String statement name first */) {
+        const name = message.toString('utf8', 5, message.indexOf(0, 5));
+        if (name) conn.statements.add(name);
+      }
       unit.push(message);
       if (type === 0x53 /* S: Sync */ || type === 0x51 /* Q: Query */) {
         submit(unit);
@@ -211,6 +229,16 @@ function serve(socket: Socket): void {
     if (owner === conn && !pumping) {
       owner = undefined;
       void pglite.exec('ROLLBACK').catch(() => {});
+    }
+    // Its named statements (db/prepared.ts) would outlive it in the one session: deallocated in
+    // turn with the other requests, never inside another connection's transaction. Not while
+    // stopping: PGlite closes with the session.
+    if (conn.statements.size > 0 && !stopping) {
+      pending.push({
+        conn,
+        messages: [...conn.statements].map((name) => simpleQuery(`DEALLOCATE ${quoted(name)}`)),
+      });
+      void pump();
     }
   });
 }

@@ -8,10 +8,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { sentTogether } from './client';
 import { startEngine } from './engine';
 import { isAlive } from './lock';
+import { prepareRepeatedStatements } from './prepared';
 
 const rowsOf = async (
   db: { execute: (q: ReturnType<typeof sql>) => Promise<unknown> },
@@ -60,6 +62,27 @@ describe('embedded database process', () => {
       ),
     );
     expect(together).toEqual([[{ n: 42 }], [{ v: 'b' }], [{ i: 1 }, { i: 2 }, { i: 3 }]]);
+
+    // Named statements (db/prepared.ts): two connections name the same text in the one session
+    // without a clash, and a connection's statements go when it closes.
+    const named = async () => {
+      const client = new pg.Client({ host: first.socketDir, user: 'postgres', database: 'postgres' });
+      prepareRepeatedStatements(client);
+      await client.connect();
+      return client;
+    };
+    const [a, b] = [await named(), await named()];
+    const prepared = async () =>
+      (await b.query('SELECT statement FROM pg_prepared_statements')).rows.filter(
+        (r) => r.statement === 'SELECT $1::int * 2 AS n',
+      ).length;
+    expect((await a.query('SELECT $1::int * 2 AS n', [1])).rows).toEqual([{ n: 2 }]);
+    expect((await b.query('SELECT $1::int * 2 AS n', [2])).rows).toEqual([{ n: 4 }]);
+    expect((await a.query('SELECT $1::int * 2 AS n', [3])).rows).toEqual([{ n: 6 }]);
+    expect(await prepared()).toBe(2);
+    await a.end();
+    await vi.waitFor(async () => expect(await prepared()).toBe(1), { timeout: 5_000, interval: 50 });
+    await b.end();
     await first.database.close();
     expect(isAlive(first.pid)).toBe(false);
     expect(existsSync(path.join(dataDir, 'engine.lock'))).toBe(false);

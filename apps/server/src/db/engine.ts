@@ -31,6 +31,8 @@ export interface EngineStart {
   fromSnapshot: boolean;
   /** The child's own time from spawn to serving, ms. */
   readyMs: number;
+  /** The private directory of its Unix socket (a `pg` host). */
+  socketDir: string;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -120,5 +122,6 @@ export async function startEngine(options: EngineOptions): Promise<EngineStart> 
     firstBoot: ready.firstBoot,
     fromSnapshot: ready.fromSnapshot,
     readyMs: ready.ms,
+    socketDir: ready.socketDir,
   };
 }

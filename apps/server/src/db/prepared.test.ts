@@ -1,8 +1,8 @@
 /**
  * Repeated statements run as named statements on PostgreSQL connections (db/prepared.ts): once
  * per text and connection, at most `limit` texts, and a statement whose result type a migration
- * changed is prepared anew. PostgreSQL only (the server-pg project): the embedded engine does not
- * name statements.
+ * changed is prepared anew. PostgreSQL only (the server-pg project); the embedded engine's side
+ * (one session for all connections) is in engine.test.ts.
  */
 import { sql } from 'drizzle-orm';
 import pg from 'pg';

@@ -1,10 +1,11 @@
 /**
- * Each PostgreSQL connection keeps the statements it runs with parameters as named (prepared)
- * statements: PostgreSQL parses and plans such a statement once per connection and then only
- * binds and executes it. Drizzle writes every statement of one kind with the same text and
- * passes the values apart, so a server runs a few hundred texts over and over (390–414 per
- * instance in a 1.4-minute two-instance bench run, the most frequent 3,500 times); unnamed, each run
- * was parsed and planned again (issue 20 targets 4 and 5, bench/RESULTS.md).
+ * Each connection to PostgreSQL or to the embedded engine keeps the statements it runs with
+ * parameters as named (prepared) statements: the database parses and plans such a statement once
+ * per connection and then only binds and executes it. Drizzle writes every statement of one kind
+ * with the same text and passes the values apart, so a server runs a few hundred texts over and
+ * over (390–414 per instance in a 1.4-minute two-instance bench run, the most frequent 3,500
+ * times); unnamed, each run was parsed and planned again (issue 20 targets 3 to 5,
+ * bench/RESULTS.md).
  *
  * Hand-written: node-postgres has no statement cache of its own (it prepares only a query given a
  * `name`), and Drizzle names a statement only when the caller prepares it by hand, which a
@@ -18,8 +19,9 @@
  *   but refuses it once its result columns change type ("cached plan must not change result type",
  *   SQLSTATE 0A000). That run fails; the text is then forgotten on that connection, so its next run
  *   prepares it anew under another name.
- * - Not for the embedded engine: its connections share one PGlite session (db/engine-child.ts), so
- *   a name one connection made would clash with another's, and would outlive the connection.
+ * - Names are unique in the process, not only per connection: the embedded engine's connections
+ *   share one PGlite session (db/engine-child.ts), which deallocates a connection's statements
+ *   when it closes.
  */
 import type pg from 'pg';
 
@@ -31,8 +33,11 @@ type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknow
 
 const PLAN_CHANGED = 'cached plan must not change result type';
 
+let connections = 0;
+
 export function prepareRepeatedStatements(client: pg.ClientBase, limit = PREPARED_PER_CONNECTION): void {
   const names = new Map<string, string>();
+  const prefix = `openpug_${connections++}_`;
   let made = 0;
   const query = client.query.bind(client) as QueryFn;
   const forgetOnPlanChange = (text: string, err: unknown) => {
@@ -59,7 +64,7 @@ export function prepareRepeatedStatements(client: pg.ClientBase, limit = PREPARE
       return query(config, values, callback);
     let name = names.get(text);
     if (name === undefined && names.size < limit) {
-      name = `openpug_${made++}`;
+      name = `${prefix}${made++}`;
       names.set(text, name);
     }
     if (name === undefined) return query(config, values, callback);
