@@ -5,7 +5,7 @@
  */
 import { and, asc, gt, gte, lt, min, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { type Db, executeRows } from '../../db/client';
+import { type Db, executeRows, sentTogether } from '../../db/client';
 import { DAY_MS, ETA_HALF_WINDOW_MS, HISTORY_DAYS, MINUTE_MS, type MinuteBucket } from './eta';
 import { queueMinutes } from './schema';
 
@@ -27,9 +27,14 @@ export async function recordQueueCount(
 ): Promise<number> {
   const now = ctx.clock.now();
   const minute = now - (now % MINUTE_MS);
-  const [row] = await executeRows<{ n: number | string }>(
-    tx,
-    sql`
+  const state = ctx.state.insights;
+  const prune = now - state.lastPruneAt >= PRUNE_EVERY_MS;
+  if (prune) state.lastPruneAt = now;
+  // Both start at once: the queue may send its COMMIT right behind them (db/pipelined.ts).
+  const [[row]] = await sentTogether(
+    executeRows<{ n: number | string }>(
+      tx,
+      sql`
     WITH counted AS (${counted}),
     recorded AS (
       INSERT INTO ${queueMinutes} (minute, peak, match_starts)
@@ -39,12 +44,9 @@ export async function recordQueueCount(
         match_starts = ${queueMinutes}.match_starts + excluded.match_starts
     )
     SELECT n FROM counted`,
+    ),
+    prune && tx.delete(queueMinutes).where(lt(queueMinutes.minute, now - HISTORY_RETENTION_MS)),
   );
-  const state = ctx.state.insights;
-  if (now - state.lastPruneAt >= PRUNE_EVERY_MS) {
-    state.lastPruneAt = now;
-    await tx.delete(queueMinutes).where(lt(queueMinutes.minute, now - HISTORY_RETENTION_MS));
-  }
   return Number(row?.n ?? 0);
 }
 

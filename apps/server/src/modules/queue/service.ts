@@ -32,6 +32,7 @@ import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Db, executeRows, sentTogether, takeAdvisoryLocks } from '../../db/client';
+import { type CommitWith, pipelinedTransaction } from '../../db/pipelined';
 import { insertUnnested } from '../../db/unnest';
 import { After, defineJob, inTransaction, jobField, logOf } from '../../jobs';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
@@ -334,7 +335,7 @@ class Together<I> {
   constructor(
     private readonly ctx: AppContext,
     private readonly lock: (tx: Db) => Promise<void>,
-    private readonly run: (tx: Db, after: After, inputs: I[]) => Promise<Answer[]>,
+    private readonly run: (tx: Db, after: After, inputs: I[], commitWith: CommitWith) => Promise<Answer[]>,
   ) {}
 
   add(input: I): Promise<{ inQueue: boolean; count: number }> {
@@ -366,14 +367,14 @@ class Together<I> {
     let answers: Answer[] | null = null;
     let failure: unknown = null;
     try {
-      answers = await this.ctx.db.transaction(async (raw) => {
-        const tx = raw as unknown as Db;
+      answers = await pipelinedTransaction(this.ctx.database, async (tx, commitWith) => {
         await this.lock(tx);
         batch = this.take();
         return this.run(
           tx,
           after,
           batch.map((b) => b.input),
+          commitWith,
         );
       });
     } catch (err) {
@@ -390,7 +391,7 @@ class Together<I> {
           this.ctx.db,
           async (tx, a) => {
             await this.lock(tx);
-            return this.run(tx, a, [b.input]);
+            return this.run(tx, a, [b.input], sentTogether);
           },
           logOf(this.ctx),
         ).then(([a]) => (a instanceof AppError ? b.reject(a) : b.resolve(a)), b.reject);
@@ -420,12 +421,12 @@ function batchesOf(ctx: AppContext): QueueBatches {
     joins: new Together(
       ctx,
       (tx) => takeAdvisoryLocks(ctx.database, tx, ENTRY_LOCK_SQL),
-      (tx, after, joins) => joinTogether(ctx, tx, after, joins),
+      (tx, after, joins, commitWith) => joinTogether(ctx, tx, after, joins, commitWith),
     ),
     readies: new Together(
       ctx,
       (tx) => takeAdvisoryLocks(ctx.database, tx, PHASE_LOCK_SQL),
-      (tx, after, ids) => readyTogether(ctx, tx, after, ids),
+      (tx, after, ids, commitWith) => readyTogether(ctx, tx, after, ids, commitWith),
     ),
   };
   return ctx.state.queue.batches;
@@ -517,6 +518,7 @@ async function joinTogether(
   tx: Db,
   after: After,
   joins: readonly JoinRequest[],
+  commitWith: CommitWith,
 ): Promise<Answer[]> {
   const ids = [...new Set(joins.map((j) => j.userId))];
   const viaOf = new Map<string, QueueVia>();
@@ -550,8 +552,9 @@ async function joinTogether(
   for (const id of takenBack) inserted.delete(id);
   let count = 0;
   if (inserted.size > 0) {
-    // The new phases and the count (after the delete above) do not depend on each other.
-    [, count] = await sentTogether(
+    // The new phases and the count (after the delete above) do not depend on each other; the
+    // COMMIT goes with them (db/pipelined.ts).
+    [, count] = await commitWith(
       startPhases(
         ctx,
         tx,
@@ -666,22 +669,25 @@ async function setPhasesEnded(
   tx: Db,
   ended: readonly { id: string; status: (typeof acceptPhases.$inferSelect)['status']; matchId: string }[],
 ) {
-  for (const status of new Set(ended.map((e) => e.status))) {
-    const rows = ended.filter((e) => e.status === status);
-    const matchIdOf = sql.join(
-      rows.map((r) => sql`WHEN ${r.id} THEN ${r.matchId}`),
-      sql` `,
-    );
-    await tx
-      .update(acceptPhases)
-      .set({ status, matchId: sql`CASE ${acceptPhases.id} ${matchIdOf} END` })
-      .where(
-        inArray(
-          acceptPhases.id,
-          rows.map((r) => r.id),
-        ),
+  // One update per status, all started at once (its caller sends the COMMIT with them).
+  await Promise.all(
+    [...new Set(ended.map((e) => e.status))].map((status) => {
+      const rows = ended.filter((e) => e.status === status);
+      const matchIdOf = sql.join(
+        rows.map((r) => sql`WHEN ${r.id} THEN ${r.matchId}`),
+        sql` `,
       );
-  }
+      return tx
+        .update(acceptPhases)
+        .set({ status, matchId: sql`CASE ${acceptPhases.id} ${matchIdOf} END` })
+        .where(
+          inArray(
+            acceptPhases.id,
+            rows.map((r) => r.id),
+          ),
+        );
+    }),
+  );
 }
 
 /**
@@ -695,6 +701,7 @@ async function readyTogether(
   tx: Db,
   after: After,
   userIds: readonly string[],
+  commitWith: CommitWith,
 ): Promise<Answer[]> {
   const ids = [...new Set(userIds)];
   const theirPhaseIds = tx
@@ -725,7 +732,7 @@ async function readyTogether(
     }
   }
   if (accepting.size === 0) {
-    const count = await queueCount(tx);
+    const [count] = await commitWith(queueCount(tx));
     return userIds.map((userId) => refused.get(userId) ?? { inQueue: true, count });
   }
   const touched = [...new Set([...accepting].map((id) => entryOf.get(id)?.phaseId as string))].map(
@@ -739,8 +746,11 @@ async function readyTogether(
   const ending = complete.map((phase) => ({ phase, done: acceptPhase.require(phase.status, 'complete') }));
   // The accepts, the cards, a completed phase's entries and deadline, and what its match reads,
   // all sent together: none reads what another writes (a completed phase's entries are deleted
-  // either way, and the match's reads are of other tables).
-  const [, { players: playersOf, users }, , , unchanged, inputs] = await sentTogether(
+  // either way, and the match's reads are of other tables). With no match to write, the COMMIT
+  // goes with them (db/pipelined.ts).
+  const [, { players: playersOf, users }, , , unchanged, inputs] = await (complete.length > 0
+    ? sentTogether
+    : commitWith)(
     tx
       .update(queueEntries)
       .set({ accepted: true })
@@ -799,8 +809,9 @@ async function readyTogether(
       ctx.realtime.toUsers(playerIds, 'PRIVATE_MATCH_START', { matchId });
     }),
   );
-  // The matches, the phases' end and the count in one round trip: the ids are known beforehand.
-  const [, , count] = await sentTogether(
+  // The matches, the phases' end, the count and the COMMIT in one round trip: the ids are known
+  // beforehand.
+  const [, , count] = await commitWith(
     writeMatches(ctx, tx, after, planned, users, inputs),
     setPhasesEnded(
       tx,
