@@ -20,6 +20,8 @@
  * - A statement that fails aborts the transaction; PostgreSQL then answers the COMMIT with
  *   ROLLBACK, and that statement's error is thrown. A COMMIT that fails (a foreign key checked at
  *   the commit) is thrown too. Either way the transaction is over: nothing is rolled back after.
+ *   So once `commitWith` is called, what the callback does after it must not fail: a throw there
+ *   no longer undoes the statements (the queue's batches only build their answers after it).
  * - Without `commitWith`, the transaction commits when the callback returns, as Drizzle's does;
  *   when it throws, it rolls back.
  * - On PGlite in this process (tests, the admin CLI) it is Drizzle's transaction: `commitWith` is
