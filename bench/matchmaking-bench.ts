@@ -27,7 +27,7 @@
  * Target: the 100th match within 2 s of the first join and p99 < 50 ms, on each engine, in every round.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
@@ -77,6 +77,7 @@ const counter = { statements: 0, transactions: 0, locks: 0 };
 // until the last match start, and until the server is quiet.
 const SQL_TOP = Number(opt('sql-top') ?? 0);
 const CPU_PROF_DIR = opt('cpu-prof');
+if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
 const shapes = new Map<string, number>();
 let countShapes = false;
 const countSql = (text: unknown) => {

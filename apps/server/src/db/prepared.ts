@@ -26,7 +26,7 @@
 import type pg from 'pg';
 
 /** How many texts one connection names at most. */
-export const PREPARED_PER_CONNECTION = 200;
+const PREPARED_PER_CONNECTION = 200;
 
 type Callback = (err: Error | null, result?: unknown) => void;
 type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
