@@ -1,7 +1,8 @@
 /**
  * Journey helpers for accessibility: axe-core (WCAG 2.1 A/AA rules) on the page as it is now.
  *
- * - `violations(page)` → serious and critical violations as "rule (impact): html | …" lines
+ * - `violations(page)` → serious and critical violations as "rule (impact): html | …" lines, once
+ *   the page's animations and transitions have ended
  * - `axeAtWidths(page, label, within?)` → the violations at desktop width and on a 390 px phone,
  *   found by resizing the page in place (no reload), labelled "<label> @<width>: …"; the page gets
  *   its viewport back afterwards. `within` (a CSS selector) checks only that part: a modal dialog
@@ -33,6 +34,7 @@ interface AxeViolation {
 
 export async function violations(page: Page, within?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  await transitionsEnded(page);
   const found = await page.evaluate(
     async ({ tags, within }) => {
       const axe = (
@@ -74,4 +76,24 @@ export async function axeAtWidths(page: Page, label: string, within?: string): P
     await afterResize(page);
   }
   return found;
+}
+
+/**
+ * Waits for the page's finite animations and CSS transitions (a dialog fading in) to end, at most
+ * 1 s; endless ones (a spinner) are left running. axe measures colour contrast with the opacity of
+ * the moment: a result dialog checked in its 225 ms fade-in had its button flagged (keyboard
+ * journey, a CI run of session 32).
+ */
+async function transitionsEnded(page: Page) {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 1000)),
+    ]),
+  );
 }
